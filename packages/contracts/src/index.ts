@@ -1,0 +1,4 @@
+// One namespace per context; the generated modules live in src/gen (built from proto/, never committed).
+export * as common from './gen/common/v1/errors';
+export * as settings from './gen/settings/v1/settings';
+export * as customers from './gen/customers/v1/customers';

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * Parses the environment once into a typed object. Boot fails with a message naming every missing or
+ * malformed variable, instead of a service that starts and breaks on first use.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return result.data;
+}
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Variables every service reads. */
+export const serviceEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRPC_HOST: z.string().default('0.0.0.0'),
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
+  DATABASE_URL: z.string().url(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  NATS_URL: z.string().min(1),
+  /** How long a SIGTERM waits for in-flight calls before forcing the server down. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+};
+
+export const env = { booleanString };

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+import type { Logger } from './log';
+
+export type { Pool, PoolClient };
+
+/** Anything that runs a query: the pool, or the client of an open transaction. */
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+export function createPool(options: { url: string; size?: number; log: Logger; name?: string }): Pool {
+  const pool = new Pool({
+    connectionString: options.url,
+    max: options.size ?? 10,
+    application_name: options.name,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client that loses its connection emits here; without a handler the process would crash.
+  pool.on('error', (err) => options.log.warn({ err }, 'idle database connection failed'));
+  return pool;
+}
+
+export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** The kit's own tables (outbox, processed events, jobs, idempotency records), applied before a service's. */
+export const KIT_MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
+
+/**
+ * Applies the committed SQL files of each folder in name order, once each, under an advisory lock so that
+ * replicas starting together do not race. Each file runs in its own transaction.
+ */
+export async function migrate(pool: Pool, dirs: string[], log: Logger): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('schema_migrations'))");
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+    for (const dir of dirs) {
+      if (!existsSync(dir)) continue;
+      const scope = path.basename(path.dirname(dir));
+      const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+      for (const file of files) {
+        const name = `${scope}/${file}`;
+        if (done.has(name)) continue;
+        const sql = readFileSync(path.join(dir, file), 'utf8');
+        try {
+          await client.query('BEGIN');
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
+        }
+        applied.push(name);
+        log.info({ migration: name }, 'migration applied');
+      }
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext('schema_migrations'))").catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

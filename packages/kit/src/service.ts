@@ -1,0 +1,104 @@
+import path from 'node:path';
+import type { NatsConnection } from 'nats';
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import { loadConfig, serviceEnv } from './config';
+import { createPool, KIT_MIGRATIONS_DIR, migrate } from './db';
+import { connectNats, ensureEventStream, OutboxRelay } from './events';
+import { startGrpcServer, type RegisteredService, type RunningGrpcServer } from './grpc';
+import { createLogger, type Logger } from './log';
+
+export const baseServiceConfig = z.object(serviceEnv);
+export type BaseServiceConfig = z.infer<typeof baseServiceConfig>;
+
+/** What a service's wiring gets to build its handlers from. */
+export interface ServiceRuntime<C> {
+  config: C;
+  log: Logger;
+  pool: Pool;
+  nc: NatsConnection;
+  outbox: OutboxRelay;
+}
+
+/** A background worker the service owns (a consumer, a job runner); stopped on shutdown after gRPC drains. */
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinitionOptions<S extends z.ZodObject> {
+  name: string;
+  /** Extra environment on top of the base service variables. */
+  configSchema?: S;
+  /** The service's own migrations folder (absolute). */
+  migrationsDir: string;
+  wire(runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>): Promise<{ services: RegisteredService[]; workers?: Worker[] }>;
+}
+
+export interface RunningService {
+  port: number;
+  runtime: ServiceRuntime<unknown>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots a service the same way everywhere: config, logger, database and migrations, NATS and the event
+ * stream, the outbox relay, the gRPC server with health, and a drain on SIGTERM/SIGINT.
+ */
+export async function startService<S extends z.ZodObject>(
+  options: ServiceDefinitionOptions<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService> {
+  const schema = options.configSchema ? baseServiceConfig.extend(options.configSchema.shape) : baseServiceConfig;
+  const config = loadConfig(schema, env) as BaseServiceConfig & z.infer<S>;
+  const log = createLogger({ name: options.name, level: config.LOG_LEVEL });
+  const pool = createPool({ url: config.DATABASE_URL, size: config.DATABASE_POOL_SIZE, log, name: options.name });
+  await migrate(pool, [KIT_MIGRATIONS_DIR, options.migrationsDir], log);
+  const nc = await connectNats(config.NATS_URL, options.name, log);
+  await ensureEventStream(nc);
+  const outbox = new OutboxRelay({ pool, js: nc.jetstream(), log });
+  const runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>> = { config, log, pool, nc, outbox };
+  const { services, workers = [] } = await options.wire(runtime);
+  outbox.start();
+  const server: RunningGrpcServer = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, log });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      log.info('draining');
+      await server.shutdown(config.SHUTDOWN_GRACE_MS);
+      await Promise.all(workers.map((w) => w.stop().catch((err: unknown) => log.warn({ err }, 'worker stop failed'))));
+      await outbox.stop();
+      await nc.drain().catch(() => undefined);
+      await pool.end();
+      log.info('stopped');
+    })();
+    return stopping;
+  };
+  return { port: server.port, runtime: runtime as ServiceRuntime<unknown>, stop };
+}
+
+/** Entry point helper for `main.ts`: starts the service and exits cleanly on SIGTERM or SIGINT. */
+export function runService<S extends z.ZodObject>(options: ServiceDefinitionOptions<S>): void {
+  startService(options).then(
+    (service) => {
+      const onSignal = (signal: string) => {
+        service.runtime.log.info({ signal }, 'signal received');
+        service.stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    },
+    (error: unknown) => {
+      // The logger may not exist yet (bad config); stderr always does.
+      process.stderr.write(`${options.name} failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
+export function migrationsDirOf(serviceDistDir: string): string {
+  return path.join(serviceDistDir, '..', 'migrations');
+}

