@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { freePort, waitForPort } from '@platform/testkit';
+import { checkHealth } from './health';
+import { managedProcess, type ManagedProcess } from './processes';
+
+/** Every service of the platform: its database, its entry point and the gateway variable that locates it. */
+export const SERVICES = [
+  { name: 'settings', database: 'settings', addressEnv: 'SETTINGS_GRPC_URL' },
+  { name: 'customers', database: 'customers', addressEnv: 'CUSTOMERS_GRPC_URL' },
+] as const;
+
+export type ServiceName = (typeof SERVICES)[number]['name'];
+
+export interface PlatformOptions {
+  repoRoot: string;
+  /** Creates a database if needed and returns its URL. */
+  ensureDatabase(name: string): Promise<string>;
+  natsUrl: string;
+  gatewayPort?: number;
+  adminToken?: string;
+  publicUrl?: string;
+  logLevel?: string;
+  /** Prefix for database names, so several platforms can share one PostgreSQL server (tests). */
+  databasePrefix?: string;
+  /** Extra environment for every process. */
+  env?: NodeJS.ProcessEnv;
+  onLine?: (name: string, line: string) => void;
+  onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+export interface Platform {
+  gatewayUrl: string;
+  adminToken: string;
+  processes: Record<ServiceName | 'gateway', ManagedProcess>;
+  /** Starts a stopped or killed service again with the same port and database, and waits until it serves. */
+  restart(name: ServiceName | 'gateway'): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts every service and then the gateway as child processes, each on a free port, and waits until all serve. */
+export async function launchPlatform(options: PlatformOptions): Promise<Platform> {
+  const adminToken = options.adminToken ?? randomBytes(24).toString('hex');
+  const baseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: process.env.NODE_ENV === 'production' ? 'production' : 'development',
+    LOG_LEVEL: options.logLevel ?? 'info',
+    NATS_URL: options.natsUrl,
+    ...options.env,
+  };
+  const processes = {} as Record<ServiceName | 'gateway', ManagedProcess>;
+  const ready: Record<string, () => Promise<void>> = {};
+  const gatewayEnv: NodeJS.ProcessEnv = { ...baseEnv };
+
+  for (const service of SERVICES) {
+    const port = await freePort();
+    const databaseUrl = await options.ensureDatabase(`${options.databasePrefix ?? ''}${service.database}`);
+    processes[service.name] = managedProcess({
+      name: service.name,
+      entry: path.join(options.repoRoot, 'services', service.name, 'dist', 'main.js'),
+      cwd: options.repoRoot,
+      env: { ...baseEnv, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
+      onLine: options.onLine,
+      onExit: options.onExit,
+    });
+    ready[service.name] = () => checkHealth(`127.0.0.1:${port}`, { waitMs: 30_000 });
+    gatewayEnv[service.addressEnv] = `127.0.0.1:${port}`;
+  }
+
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
+  processes.gateway = managedProcess({
+    name: 'gateway',
+    entry: path.join(options.repoRoot, 'gateway', 'dist', 'main.js'),
+    cwd: options.repoRoot,
+    env: { ...gatewayEnv, PORT: String(gatewayPort), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, PUBLIC_URL: publicUrl },
+    onLine: options.onLine,
+    onExit: options.onExit,
+  });
+  ready.gateway = () => waitForPort(gatewayPort, 30_000);
+
+  const restart = async (name: ServiceName | 'gateway') => {
+    processes[name].start();
+    await ready[name]!();
+  };
+
+  const stopAll = async () => {
+    await processes.gateway.stop();
+    await Promise.all(SERVICES.map((s) => processes[s.name].stop()));
+  };
+
+  try {
+    await Promise.all(SERVICES.map((s) => restart(s.name)));
+    await restart('gateway');
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+
+  return { gatewayUrl: `http://127.0.0.1:${gatewayPort}`, adminToken, processes, restart, stop: stopAll };
+}
