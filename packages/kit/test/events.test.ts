@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { testNatsUrl } from '@platform/testkit';
+import { enqueueEvent, ensureEventStream, EVENTS_STREAM, OutboxRelay, startConsumer, withTransaction, type DomainEvent, type Pool } from '../src';
+import { kitDatabase, silentLog } from './helpers';
+
+async function eventsFor(nc: NatsConnection, subject: string, count: number): Promise<DomainEvent[]> {
+  const js = nc.jetstream();
+  const consumer = await js.consumers.get(EVENTS_STREAM, { filterSubjects: subject });
+  const out: DomainEvent[] = [];
+  const messages = await consumer.fetch({ max_messages: count + 5, expires: 2000 });
+  for await (const m of messages) out.push(JSON.parse(Buffer.from(m.data).toString()) as DomainEvent);
+  return out;
+}
+
+describe('outbox and consumers', () => {
+  let pool: Pool;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    pool = await kitDatabase('events');
+    nc = await connect({ servers: testNatsUrl() });
+    await ensureEventStream(nc);
+  });
+  afterAll(async () => {
+    await nc.drain();
+    await pool.end();
+  });
+
+  it('writes an event only when its transaction commits', async () => {
+    const clientId = randomUUID();
+    await expect(
+      withTransaction(pool, async (tx) => {
+        await enqueueEvent(tx, { type: 'customers.customer.created', clientId, data: { n: 1 } });
+        throw new Error('change failed');
+      }),
+    ).rejects.toThrow('change failed');
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM outbox WHERE payload->>'clientId' = $1`, [clientId]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('relays committed events to JetStream with the event id as message id, once', async () => {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const subject = `customers.${entity}.created`;
+    const ids = await withTransaction(pool, async (tx) => {
+      const a = await enqueueEvent(tx, { type: subject, clientId: randomUUID(), data: { n: 1 } });
+      const b = await enqueueEvent(tx, { type: subject, clientId: randomUUID(), data: { n: 2 } });
+      return [a.id, b.id];
+    });
+    const relay = new OutboxRelay({ pool, js: nc.jetstream(), log: silentLog });
+    expect(await relay.relayOnce()).toBeGreaterThanOrEqual(2);
+    // A crash after publishing but before marking would publish again: the stream must drop the copies.
+    await pool.query('UPDATE outbox SET published_at = NULL WHERE id = ANY($1::uuid[])', [ids]);
+    await relay.relayOnce();
+    const events = await eventsFor(nc, subject, 2);
+    expect(events.map((e) => e.id)).toEqual(ids);
+    expect(events.map((e) => (e.data as { n: number }).n)).toEqual([1, 2]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE id = ANY($1::uuid[]) AND published_at IS NOT NULL', [ids]);
+    expect(rows[0].n).toBe(2);
+  });
+
+  it('applies each event once even when JetStream delivers it again, and retries a failed handler', async () => {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const subject = `payments.${entity}.authorized`;
+    await pool.query('CREATE TABLE IF NOT EXISTS applied (event_id UUID, n INT)');
+    const js = nc.jetstream();
+    const event: DomainEvent = { id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n: 7 } };
+    // The same event published twice with different message ids reaches the consumer twice.
+    await js.publish(subject, Buffer.from(JSON.stringify(event)), { msgID: randomUUID() });
+    await js.publish(subject, Buffer.from(JSON.stringify(event)), { msgID: randomUUID() });
+    let failuresLeft = 1;
+    let calls = 0;
+    const consumer = await startConsumer({
+      nc,
+      pool,
+      log: silentLog,
+      durable: `test_${entity}`,
+      filterSubject: subject,
+      handle: async (e, tx) => {
+        calls++;
+        await tx.query('INSERT INTO applied (event_id, n) VALUES ($1, $2)', [e.id, (e.data as { n: number }).n]);
+        if (failuresLeft-- > 0) throw new Error('transient');
+      },
+    });
+    try {
+      for (let i = 0; i < 100; i++) {
+        const done = await pool.query(`SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1`, [`test_${entity}`]);
+        if (done.rows[0].n === 1 && calls >= 2) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const applied = await pool.query('SELECT n FROM applied WHERE event_id = $1', [event.id]);
+      expect(applied.rows).toEqual([{ n: 7 }]);
+      expect(calls).toBe(2);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});
