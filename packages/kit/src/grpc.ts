@@ -182,6 +182,9 @@ export function createPromiseClient<S extends ServiceDefinition>(
 ): PromiseClient<S> {
   const client = new ClientConstructor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
+    // A restarted upstream is found again within seconds instead of after grpc-js's default two-minute backoff cap.
+    'grpc.initial_reconnect_backoff_ms': 200,
+    'grpc.max_reconnect_backoff_ms': 3000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   }) as unknown as Record<string, UnaryClientMethod<unknown, unknown>> & GeneratedClient;
   const wrapped: Record<string, unknown> = { close: () => client.close() };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, errors, withIdempotency, type IdempotencyCodec, type Pool } from '../src';
+import { type AppError, errors, withIdempotency, type IdempotencyCodec, type Pool } from '../src';
 import { kitDatabase } from './helpers';
 
 const json: IdempotencyCodec<{ id: string }> = {
