@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { customersService } from './service';
+
+runService(customersService);

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import { customerRequest, failureOf, outboxOf, startCustomers, type RunningCustomers } from '../support';
+
+let running: RunningCustomers;
+
+beforeAll(async () => {
+  running = await startCustomers();
+});
+
+afterAll(async () => {
+  await running.stop();
+});
+
+describe('customer events in the outbox', () => {
+  it('writes one event per change, with the customer as data', async () => {
+    const clientId = randomUUID();
+    const created = await running.client.createCustomer(customerRequest(clientId, { address: { city: 'Recife' } }));
+    const updated = await running.client.updateCustomer({ clientId, id: created.id, name: 'Renamed' });
+    await running.client.deleteCustomer({ clientId, id: created.id });
+
+    const events = await outboxOf(running.pool, clientId);
+    expect(events.map((e) => e.subject)).toEqual(['customers.customer.created', 'customers.customer.updated', 'customers.customer.deleted']);
+    for (const event of events) {
+      expect(event.payload.id).toBe(event.id);
+      expect(event.payload.type).toBe(event.subject);
+      expect(event.payload.clientId).toBe(clientId);
+      expect(new Date(event.payload.occurredAt).toISOString()).toBe(event.payload.occurredAt);
+    }
+    const [createdEvent, updatedEvent, deletedEvent] = events;
+    expect(createdEvent!.payload.data).toEqual({
+      id: created.id,
+      clientId,
+      name: created.name,
+      email: created.email,
+      phoneNumber: created.phoneNumber,
+      document: created.document,
+      address: { city: 'Recife' },
+      createdAt: created.createdAt!.toISOString(),
+      updatedAt: created.updatedAt!.toISOString(),
+    });
+    expect(updatedEvent!.payload.data).toMatchObject({ id: created.id, name: 'Renamed', updatedAt: updated.updatedAt!.toISOString() });
+    expect(deletedEvent!.payload.data).toMatchObject({ id: created.id, name: 'Renamed', deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+  });
+
+  it('writes no event for a refused change', async () => {
+    const clientId = randomUUID();
+    const created = await running.client.createCustomer(customerRequest(clientId));
+    await failureOf(running.client.createCustomer(customerRequest(clientId, { name: '' })));
+    await failureOf(running.client.createCustomer(customerRequest(clientId, { email: created.email })));
+    await failureOf(running.client.updateCustomer({ clientId, id: created.id }));
+    await failureOf(running.client.updateCustomer({ clientId, id: randomUUID(), name: 'Nobody' }));
+    await failureOf(running.client.deleteCustomer({ clientId, id: randomUUID() }));
+    expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual(['customers.customer.created']);
+  });
+});

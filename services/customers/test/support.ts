@@ -1,0 +1,79 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { customers } from '@platform/contracts';
+import { AppError, createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createTestDatabase, testNatsUrl } from '@platform/testkit';
+import { customersService } from '../src/service';
+
+export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
+
+export interface RunningCustomers {
+  service: RunningService;
+  client: CustomersClient;
+  /** The service's own pool, for reading its tables. */
+  pool: Pool;
+  stop(): Promise<void>;
+}
+
+/** The real service in-process on a free port, on a fresh database, called through the generated client. */
+export async function startCustomers(): Promise<RunningCustomers> {
+  const databaseUrl = await createTestDatabase('customers');
+  const service = await startService(customersService, {
+    DATABASE_URL: databaseUrl,
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const client = createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, `127.0.0.1:${service.port}`);
+  return {
+    service,
+    client,
+    pool: service.runtime.pool,
+    stop: async () => {
+      client.close();
+      await service.stop();
+    },
+  };
+}
+
+export function digits(length: number): string {
+  return Array.from({ length }, () => randomInt(10)).join('');
+}
+
+export function uniqueEmail(): string {
+  return `buyer.${randomUUID().slice(0, 8)}@example.com`;
+}
+
+export function customerRequest(clientId: string, overrides: Partial<customers.CreateCustomerRequest> = {}): customers.CreateCustomerRequest {
+  return {
+    clientId,
+    name: 'Maria Souza',
+    email: uniqueEmail(),
+    phoneNumber: '+55 (11) 99999-0000',
+    document: { type: 'cpf', number: digits(11), country: 'BR' },
+    address: undefined,
+    force: false,
+    ...overrides,
+  };
+}
+
+/** The AppError a rejected call carries (kind, key, businessCode, details); fails the test if the call resolved. */
+export async function failureOf(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+export async function outboxOf(pool: Pool, clientId: string): Promise<Array<{ id: string; subject: string; payload: { id: string; type: string; clientId: string; occurredAt: string; data: Record<string, unknown> } }>> {
+  const { rows } = await pool.query(`SELECT id, subject, payload FROM outbox WHERE payload->>'clientId' = $1 ORDER BY seq`, [clientId]);
+  return rows;
+}
+
+export async function customerRowsOf(pool: Pool, clientId: string): Promise<Array<{ id: string; email: string; deleted_at: Date | null }>> {
+  const { rows } = await pool.query('SELECT id, email, deleted_at FROM customers WHERE client_id = $1 ORDER BY seq', [clientId]);
+  return rows;
+}
