@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { settingsService } from './service';
+
+runService(settingsService);
