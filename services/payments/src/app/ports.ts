@@ -1,0 +1,73 @@
+import type { payments } from '@platform/contracts';
+import type { Queryable } from '@platform/kit';
+import type { CardBrand } from '../domain/card';
+
+/**
+ * The seams between the two halves of the service: merchants/providers/flows and the vault on one side
+ * (src/app/merchants*, src/app/vault*), charges and provider adapters on the other (src/app/charges*).
+ */
+
+/** A card opened for one authorization: the number and CVV live only in memory, for the length of that request. */
+export interface CardData {
+  cardId?: string;
+  tokenId?: string;
+  number: string;
+  cvv?: string;
+  expirationMonth: number;
+  expirationYear: number;
+  holderName: string;
+  brand: CardBrand;
+  first6: string;
+  last4: string;
+  fingerprint: string;
+}
+
+export interface CardSource {
+  /**
+   * Turns a charge's paymentSource (`card` with cardId or an inline card, `token`) into card data. A token is
+   * consumed (single use) and its CVV erased in the caller's transaction. Unknown or foreign ids: not_found;
+   * invalid inline cards: validation; an expired card: card_declined `expired_card`.
+   */
+  resolve(tx: Queryable, clientId: string, source: payments.PaymentSource): Promise<CardData>;
+}
+
+/** A provider ready to be called: credentials decrypted. */
+export interface RoutableProvider {
+  id: string;
+  merchantId: string;
+  name: string;
+  priority: number;
+  /** credentials.type: SANDBOX, SANDBOX_ANTIFRAUD, SUBACQUIRER, ... */
+  type: string;
+  credentials: Record<string, unknown>;
+  options: Record<string, unknown>;
+}
+
+export interface PlatformFeeRule {
+  percentage?: number;
+  fixedAmount?: number;
+  paymentMethod: string;
+  installment?: number;
+}
+
+export interface FlowRule {
+  when: { amountGte?: number; amountLte?: number; cardBrand?: string; installmentsGte?: number; currency?: string };
+  route: string[];
+}
+
+export interface MerchantForCharge {
+  id: string;
+  clientId: string;
+  mcc: string;
+  platformFeeEnabled: boolean;
+  platformFeeRules: PlatformFeeRule[];
+  /** Every active provider of the merchant, sorted by priority (1 first). */
+  providers: RoutableProvider[];
+  /** The routing flow of the charge's payment method, if the merchant has one. */
+  flow?: { id: string; rules: FlowRule[]; defaultRoute: string[] };
+}
+
+export interface MerchantDirectory {
+  /** not_found for an unknown, deleted or foreign merchant. */
+  loadForCharge(db: Queryable, clientId: string, merchantId: string, paymentMethod: string): Promise<MerchantForCharge>;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+const key32 = (name: string) =>
+  z
+    .string({ error: `${name} is required: 32 random bytes, base64 or hex` })
+    .transform((value, ctx) => {
+      const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+      if (bytes.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be 32 bytes (64 hex characters or 44 base64 characters)` });
+        return z.NEVER;
+      }
+      return bytes;
+    });
+
+export const paymentsConfig = z.object({
+  /** Master key of the vault: card numbers, token CVVs and provider credentials are encrypted under keys derived from it. */
+  CARD_ENCRYPTION_KEY: key32('CARD_ENCRYPTION_KEY'),
+  /** Key of the card fingerprint (HMAC-SHA256 of the number): the same card gives the same fingerprint. */
+  CARD_FINGERPRINT_KEY: key32('CARD_FINGERPRINT_KEY'),
+  /** How long a card token lives. */
+  CARD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
+  /** How long one provider request may take before it counts as a timeout (a technical failure). */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /** Base URL for QR code and barcode images the sandbox provider points to. */
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+});
+
+export type PaymentsConfig = z.infer<typeof paymentsConfig>;

@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { paymentsService } from './service';
+
+runService(paymentsService);
