@@ -1,0 +1,234 @@
+{{/*
+Names and labels (Helm conventions).
+*/}}
+{{- define "platform.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "platform.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "platform.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels. Args: dict "root" $ "component" $c (component optional). */}}
+{{- define "platform.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "platform.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- with .component }}
+app.kubernetes.io/component: {{ .name }}
+{{- end }}
+{{- end -}}
+
+{{/* Common labels. Args: dict "root" $ "component" $c (component optional). */}}
+{{- define "platform.labels" -}}
+helm.sh/chart: {{ include "platform.chart" .root }}
+{{ include "platform.selectorLabels" . }}
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+app.kubernetes.io/part-of: {{ include "platform.name" .root }}
+{{- end -}}
+
+{{- define "platform.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "platform.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "platform.image" -}}
+{{- $image := .Values.image -}}
+{{- if $image.digest -}}
+{{- printf "%s@%s" $image.repository $image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $image.repository (toString (default .Chart.AppVersion $image.tag)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Deep merge that lets src override dst with any value, false and 0 included (sprig's merge functions
+skip "empty" values). Mutates dst. Args: dict "dst" $map "src" $map.
+*/}}
+{{- define "platform.merge" -}}
+{{- $dst := .dst -}}
+{{- range $key, $value := .src -}}
+{{- $current := get $dst $key -}}
+{{- if and (kindIs "map" $value) (kindIs "map" $current) -}}
+{{- $_ := include "platform.merge" (dict "dst" $current "src" $value) -}}
+{{- else -}}
+{{- $_ := set $dst $key $value -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Adds plain and Secret environment variables to an EnvVar map (name -> value/valueFrom); a later call
+replaces an earlier variable of the same name. Args: dict "env" $map "plain" $map "secret" $map "where" "path".
+*/}}
+{{- define "platform.addEnv" -}}
+{{- $env := .env -}}
+{{- $where := .where -}}
+{{- range $name, $value := (default (dict) .plain) -}}
+{{- $_ := set $env $name (dict "value" (toString $value)) -}}
+{{- end -}}
+{{- range $name, $ref := (default (dict) .secret) -}}
+{{- if not (kindIs "map" $ref) -}}
+{{- fail (printf "%s.secretEnv.%s: needs {secretName: ..., key: ...}" $where $name) -}}
+{{- end -}}
+{{- if not (and $ref.secretName $ref.key) -}}
+{{- fail (printf "%s.secretEnv.%s: needs secretName and key" $where $name) -}}
+{{- end -}}
+{{- $selector := dict "name" $ref.secretName "key" $ref.key -}}
+{{- if $ref.optional -}}
+{{- $_ := set $selector "optional" true -}}
+{{- end -}}
+{{- $_ := set $env $name (dict "valueFrom" (dict "secretKeyRef" $selector)) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Checks shared by every component. Args: the resolved component. */}}
+{{- define "platform.validate" -}}
+{{- $c := . -}}
+{{- if and (gt (int $c.preStopSleepSeconds) 0) (le (int $c.terminationGracePeriodSeconds) (int $c.preStopSleepSeconds)) -}}
+{{- fail (printf "%s: terminationGracePeriodSeconds (%v) must be larger than preStopSleepSeconds (%v), or the drain gets no time" $c.where $c.terminationGracePeriodSeconds $c.preStopSleepSeconds) -}}
+{{- end -}}
+{{- if and $c.autoscaling.enabled (gt (int $c.autoscaling.minReplicas) (int $c.autoscaling.maxReplicas)) -}}
+{{- fail (printf "%s.autoscaling: minReplicas is above maxReplicas" $c.where) -}}
+{{- end -}}
+{{- if and $c.autoscaling.enabled (not (or $c.autoscaling.targetCPUUtilizationPercentage $c.autoscaling.targetMemoryUtilizationPercentage)) -}}
+{{- fail (printf "%s.autoscaling: set targetCPUUtilizationPercentage and/or targetMemoryUtilizationPercentage" $c.where) -}}
+{{- end -}}
+{{- if and $c.service.headless (ne (toString $c.service.type) "ClusterIP") -}}
+{{- fail (printf "%s.service: headless needs type ClusterIP" $c.where) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Every enabled component (the services in name order, then the gateway), fully resolved from
+.Values.defaults plus its own values, as YAML {components: [...]}. Each component has: name, kind
+(service|gateway), where (values path), fullname, command, port, portName, envVars (name -> EnvVar body),
+and every key of .Values.defaults. The templates use it as
+  range (include "platform.components" . | fromYaml).components
+*/}}
+{{- define "platform.components" -}}
+{{- $V := .Values -}}
+{{- $fullname := include "platform.fullname" . -}}
+{{- $components := list -}}
+{{- $upstreams := dict -}}
+{{- $nats := $V.global.nats -}}
+{{- range $name := keys $V.services | sortAlpha -}}
+{{- $values := default (dict) (get $V.services $name) -}}
+{{- if or (not (hasKey $values "enabled")) $values.enabled -}}
+{{- $where := printf "services.%s" $name -}}
+{{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" $name) -}}
+{{- fail (printf "%s: a service name must be a lowercase DNS label" $where) -}}
+{{- end -}}
+{{- if eq $name "gateway" -}}
+{{- fail "services.gateway: that name belongs to the gateway" -}}
+{{- end -}}
+{{- $c := deepCopy $V.defaults -}}
+{{- $_ := include "platform.merge" (dict "dst" $c "src" (deepCopy $values)) -}}
+{{- $port := int (default 50051 $c.grpcPort) -}}
+{{- $componentName := printf "%s-%s" $fullname $name | trunc 63 | trimSuffix "-" -}}
+{{- $database := default (dict) $c.database -}}
+{{- $databaseSecret := default $V.global.database.existingSecret $database.existingSecret -}}
+{{- if not $databaseSecret -}}
+{{- fail (printf "%s: DATABASE_URL needs global.database.existingSecret or %s.database.existingSecret" $where $where) -}}
+{{- end -}}
+{{- $env := dict -}}
+{{- $_ := set $env "NODE_ENV" (dict "value" (toString $V.global.nodeEnv)) -}}
+{{- $_ := set $env "LOG_LEVEL" (dict "value" (toString (default $V.global.logLevel $c.logLevel))) -}}
+{{- $_ := set $env "GRPC_PORT" (dict "value" (toString $port)) -}}
+{{- $_ := set $env "DATABASE_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" $databaseSecret "key" (default $name $database.secretKey)))) -}}
+{{- if $nats.existingSecret -}}
+{{- $_ := set $env "NATS_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" $nats.existingSecret "key" (default "nats-url" $nats.secretKey)))) -}}
+{{- else if $nats.url -}}
+{{- $_ := set $env "NATS_URL" (dict "value" (toString $nats.url)) -}}
+{{- else -}}
+{{- fail "global.nats: set url or existingSecret" -}}
+{{- end -}}
+{{- $_ := include "platform.addEnv" (dict "env" $env "plain" $V.global.env "secret" $V.global.secretEnv "where" "global") -}}
+{{- $_ := include "platform.addEnv" (dict "env" $env "plain" $c.env "secret" $c.secretEnv "where" $where) -}}
+{{- $_ := set $c "name" $name -}}
+{{- $_ := set $c "kind" "service" -}}
+{{- $_ := set $c "where" $where -}}
+{{- $_ := set $c "fullname" $componentName -}}
+{{- $_ := set $c "command" (default (list "node" (printf "services/%s/dist/main.js" $name)) $c.command) -}}
+{{- $_ := set $c "port" $port -}}
+{{- $_ := set $c "portName" "grpc" -}}
+{{- $_ := set $c "envVars" $env -}}
+{{- $_ := include "platform.validate" $c -}}
+{{- $components = append $components $c -}}
+{{- $_ := set $upstreams (printf "%s_GRPC_URL" ($name | upper | replace "-" "_")) (printf "%s:%d" $componentName $port) -}}
+{{- end -}}
+{{- end -}}
+{{- if $V.gateway.enabled -}}
+{{- $where := "gateway" -}}
+{{- $c := deepCopy $V.defaults -}}
+{{- $_ := include "platform.merge" (dict "dst" $c "src" (deepCopy $V.gateway)) -}}
+{{- $port := int (default 8080 $c.port) -}}
+{{- if not $c.publicUrl -}}
+{{- fail "gateway.publicUrl: set the external base URL (PUBLIC_URL)" -}}
+{{- end -}}
+{{- $env := dict -}}
+{{- $_ := set $env "NODE_ENV" (dict "value" (toString $V.global.nodeEnv)) -}}
+{{- $_ := set $env "LOG_LEVEL" (dict "value" (toString (default $V.global.logLevel $c.logLevel))) -}}
+{{- $_ := set $env "PORT" (dict "value" (toString $port)) -}}
+{{- $_ := set $env "PUBLIC_URL" (dict "value" (toString $c.publicUrl)) -}}
+{{- range $key, $url := $upstreams -}}
+{{- $_ := set $env $key (dict "value" $url) -}}
+{{- end -}}
+{{- $_ := include "platform.addEnv" (dict "env" $env "plain" $V.global.env "secret" $V.global.secretEnv "where" "global") -}}
+{{- $_ := include "platform.addEnv" (dict "env" $env "plain" $c.env "secret" $c.secretEnv "where" $where) -}}
+{{- if not (hasKey $env "ADMIN_TOKEN") -}}
+{{- fail "gateway.secretEnv.ADMIN_TOKEN: reference the Secret that holds the admin token" -}}
+{{- end -}}
+{{- $_ := set $c "name" "gateway" -}}
+{{- $_ := set $c "kind" "gateway" -}}
+{{- $_ := set $c "where" $where -}}
+{{- $_ := set $c "fullname" (printf "%s-gateway" $fullname | trunc 63 | trimSuffix "-") -}}
+{{- $_ := set $c "command" (default (list "node" "gateway/dist/main.js") $c.command) -}}
+{{- $_ := set $c "port" $port -}}
+{{- $_ := set $c "portName" "http" -}}
+{{- $_ := set $c "envVars" $env -}}
+{{- $_ := include "platform.validate" $c -}}
+{{- $components = append $components $c -}}
+{{- end -}}
+{{- toYaml (dict "components" $components) -}}
+{{- end -}}
+
+{{/* Probes of one component. Args: the resolved component. */}}
+{{- define "platform.probes" -}}
+{{- $c := . -}}
+{{- $startup := dict -}}
+{{- $readiness := dict -}}
+{{- $liveness := dict -}}
+{{- if eq $c.kind "service" -}}
+{{- $grpc := dict "grpc" (dict "port" (int $c.port)) -}}
+{{- $startup = $grpc -}}
+{{- $readiness = $grpc -}}
+{{- $liveness = $grpc -}}
+{{- else -}}
+{{- $startup = dict "tcpSocket" (dict "port" $c.portName) -}}
+{{- $readiness = dict "httpGet" (dict "path" "/health" "port" $c.portName) -}}
+{{- $liveness = dict "tcpSocket" (dict "port" $c.portName) -}}
+{{- end -}}
+startupProbe:
+  {{- toYaml (merge (deepCopy (default (dict) $c.probes.startup)) $startup) | nindent 2 }}
+readinessProbe:
+  {{- toYaml (merge (deepCopy (default (dict) $c.probes.readiness)) $readiness) | nindent 2 }}
+livenessProbe:
+  {{- toYaml (merge (deepCopy (default (dict) $c.probes.liveness)) $liveness) | nindent 2 }}
+{{- end -}}
