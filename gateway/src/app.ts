@@ -1,0 +1,62 @@
+import type { Clock, Logger } from '@platform/kit';
+import express, { type Express } from 'express';
+import type { GatewayClients } from './clients';
+import type { GatewayConfig } from './config';
+import { accessLog } from './http/accessLog';
+import { createAuthenticator } from './http/auth';
+import { errorHandler } from './http/errors';
+import { requestId } from './http/requestId';
+import { mountRoutes, unmatched, type RouteDefinition } from './http/route';
+import { docsRouter } from './openapi/docs';
+import { buildOpenApiDocument } from './openapi/document';
+import { openApiRoutes } from './openapi/routes';
+import { adminRoutes } from './routes/admin/routes';
+import { authRoutes } from './routes/auth/routes';
+import { customerRoutes } from './routes/customers/routes';
+import { healthRoutes } from './routes/health/routes';
+import { settingsRoutes } from './routes/settings/routes';
+import { subscriptionRoutes } from './routes/subscriptions/routes';
+
+export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'>;
+
+export interface AppDependencies {
+  clients: GatewayClients;
+  config: AppConfig;
+  log: Logger;
+  /** For tests of the credentials cache; the system clock otherwise. */
+  clock?: Clock;
+}
+
+/** The gateway as an express app: every route, its docs, the error envelope. No listening, no I/O at build time. */
+export function createApp({ clients, config, log, clock }: AppDependencies): Express {
+  const routes: RouteDefinition[] = [
+    ...healthRoutes(clients),
+    ...openApiRoutes(() => document),
+    ...adminRoutes(clients),
+    ...authRoutes(clients),
+    ...customerRoutes(clients),
+    ...settingsRoutes({ settings: clients.settings, publicUrl: config.PUBLIC_URL }),
+    ...subscriptionRoutes(clients),
+  ];
+  const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Flat query keys: `document.number=...` stays one key instead of becoming a nested object.
+  app.set('query parser', 'simple');
+  app.use(requestId());
+  app.use(accessLog(log));
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use('/docs', docsRouter());
+  mountRoutes(app, routes, {
+    authenticator: createAuthenticator({ settings: clients.settings, ttlMs: config.AUTH_CACHE_TTL_MS, clock }),
+    adminToken: config.ADMIN_TOKEN,
+    bodyLimit: config.BODY_LIMIT,
+  });
+  app.use(unmatched(routes));
+  app.use(errorHandler(log));
+  return app;
+}

@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@platform/kit';
+import type { Request, RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import './context';
+
+function pathOf(url: string | undefined): string {
+  const value = url ?? '';
+  const query = value.indexOf('?');
+  // The query string can hold e-mails and document numbers (list filters), so only the path is logged.
+  return query === -1 ? value : value.slice(0, query);
+}
+
+/**
+ * One line per request through the kit logger, so its redaction applies to the headers. Bodies and query
+ * strings are never logged.
+ */
+export function accessLog(log: Logger): RequestHandler {
+  const middleware = pinoHttp({
+    logger: log,
+    genReqId: (req: IncomingMessage) => (req as Request).requestId,
+    quietReqLogger: true,
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: (req, res) => `${req.method} ${pathOf((req as Request).originalUrl)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${pathOf((req as Request).originalUrl)} ${res.statusCode}`,
+    // A 5xx carries only a placeholder error here; the real one is in the error handler's line, with its logId.
+    customErrorObject: (_req, _res, _error, value: Record<string, unknown>) => {
+      const { err: _err, ...rest } = value;
+      return rest;
+    },
+    customProps: (req: IncomingMessage) => {
+      const clientId = (req as Request).client?.clientId;
+      return clientId ? { clientId } : {};
+    },
+    customAttributeKeys: { responseTime: 'durationMs', reqId: 'requestId' },
+    serializers: {
+      req: (req: { raw: IncomingMessage; headers: Record<string, unknown> }) => ({
+        method: req.raw.method,
+        path: pathOf((req.raw as Request).originalUrl ?? req.raw.url),
+        headers: req.headers,
+      }),
+      res: (res: { raw: ServerResponse }) => ({ status: res.raw.statusCode }),
+    },
+  });
+  return middleware as unknown as RequestHandler;
+}

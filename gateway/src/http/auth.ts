@@ -1,0 +1,119 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError, errors, systemClock, type CallMeta, type Clock } from '@platform/kit';
+import type { RequestHandler } from 'express';
+import type { SettingsClient } from '../clients';
+import type { AuthenticatedClient } from './context';
+
+/** The resources a public key can be scoped to, as route `resource` names. */
+export const RESOURCES = ['customers', 'settings', 'subscriptions'] as const;
+export type Resource = (typeof RESOURCES)[number];
+/** Who may call a route: a client whose key reaches the resource, anyone, the operator, or a secret key only. */
+export type Access = Resource | 'public' | 'admin' | 'secretOnly';
+
+const MAX_CACHE_ENTRIES = 10_000;
+const MAX_CLIENT_ID_LENGTH = 128;
+const MAX_API_KEY_LENGTH = 512;
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+export interface Authenticator {
+  authenticate(clientId: string, apiKey: string, meta: CallMeta): Promise<AuthenticatedClient>;
+}
+
+interface CacheEntry {
+  /** Infinity while the call is in flight: concurrent requests with the same key share it. */
+  expiresAt: number;
+  value: Promise<AuthenticatedClient>;
+}
+
+/**
+ * Asks settings who a key belongs to and remembers successful answers for ttlMs, keyed by the client id and
+ * the SHA-256 of the key (never the key itself). Failures are not remembered, and a revoked key stops
+ * working once its entry expires.
+ */
+export function createAuthenticator(options: { settings: SettingsClient; ttlMs: number; clock?: Clock }): Authenticator {
+  const clock = options.clock ?? systemClock;
+  const cache = new Map<string, CacheEntry>();
+
+  const evict = (now: number) => {
+    for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key);
+    while (cache.size >= MAX_CACHE_ENTRIES) {
+      const oldest = cache.keys().next().value;
+      if (oldest === undefined) break;
+      cache.delete(oldest);
+    }
+  };
+
+  const ask = async (clientId: string, apiKey: string, meta: CallMeta): Promise<AuthenticatedClient> => {
+    const answer = await options.settings.authenticate({ clientId, apiKey }, { requestId: meta.requestId });
+    if (!answer.client) throw new AppError('internal', 'Authenticate answered without a client');
+    return {
+      clientId: answer.client.id,
+      environment: answer.client.environment,
+      keyKind: answer.keyKind,
+      keyId: answer.keyId,
+      scopes: answer.scopes,
+    };
+  };
+
+  return {
+    authenticate(clientId, apiKey, meta) {
+      const cacheKey = `${clientId}\n${sha256(apiKey).toString('hex')}`;
+      const now = clock.now().getTime();
+      const cached = cache.get(cacheKey);
+      if (cached && cached.expiresAt > now) return cached.value;
+      if (cache.size >= MAX_CACHE_ENTRIES) evict(now);
+      const entry: CacheEntry = { expiresAt: Infinity, value: ask(clientId, apiKey, meta) };
+      cache.set(cacheKey, entry);
+      entry.value.then(
+        () => {
+          entry.expiresAt = clock.now().getTime() + options.ttlMs;
+        },
+        () => {
+          if (cache.get(cacheKey) === entry) cache.delete(cacheKey);
+        },
+      );
+      return entry.value;
+    },
+  };
+}
+
+function reaches(client: AuthenticatedClient, access: Resource | 'secretOnly'): boolean {
+  if (client.keyKind === 'secret') return true;
+  if (access === 'secretOnly') return false;
+  return client.scopes.includes('*') || client.scopes.includes(access);
+}
+
+/** Requires X-Client-Id and X-Api-Key, and a key that reaches `access`. */
+export function requireClient(authenticator: Authenticator, access: Resource | 'secretOnly'): RequestHandler {
+  return async (req, _res, next) => {
+    const clientId = req.get('x-client-id');
+    const apiKey = req.get('x-api-key');
+    if (!clientId || !apiKey) {
+      throw new AppError('unauthenticated', 'X-Client-Id and X-Api-Key headers are required', { key: 'missing_credentials' });
+    }
+    if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH) throw errors.unauthenticated();
+    const client = await authenticator.authenticate(clientId, apiKey, { requestId: req.requestId });
+    req.client = client;
+    if (!reaches(client, access)) {
+      throw access === 'secretOnly'
+        ? new AppError('forbidden', 'This operation needs a secret API key', { key: 'secret_key_required' })
+        : new AppError('forbidden', `This key does not reach ${access}`, { key: 'scope_not_allowed' });
+    }
+    next();
+  };
+}
+
+/** Requires X-Admin-Token equal to the configured token, compared in constant time. */
+export function requireAdmin(adminToken: string): RequestHandler {
+  const expected = sha256(adminToken);
+  return (req, _res, next) => {
+    const given = req.get('x-admin-token');
+    if (given === undefined || !timingSafeEqual(sha256(given), expected)) {
+      throw new AppError('unauthenticated', 'A valid X-Admin-Token header is required', { key: 'invalid_admin_token' });
+    }
+    next();
+  };
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type ErrorKind, type FieldViolation, type Logger } from '@platform/kit';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { z } from '../openapi/zod';
+
+/** Failures of the HTTP layer itself: no service raises them, so they are not kit error kinds. */
+export type TransportKind = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type';
+export type HttpErrorKind = ErrorKind | TransportKind;
+
+export class TransportError extends Error {
+  constructor(
+    readonly kind: TransportKind,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export const ERROR_TYPES = ['api_error', 'bad_request', 'invalid_request_error', 'card_declined'] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** The one mapping from an error kind to its HTTP status and envelope type. */
+export function httpErrorOf(kind: HttpErrorKind): { status: number; type: ErrorType } {
+  switch (kind) {
+    case 'validation':
+      return { status: 400, type: 'bad_request' };
+    case 'unauthenticated':
+      return { status: 401, type: 'invalid_request_error' };
+    case 'card_declined':
+      return { status: 402, type: 'card_declined' };
+    case 'forbidden':
+      return { status: 403, type: 'invalid_request_error' };
+    case 'not_found':
+      return { status: 404, type: 'invalid_request_error' };
+    case 'method_not_allowed':
+      return { status: 405, type: 'invalid_request_error' };
+    case 'conflict':
+      return { status: 409, type: 'invalid_request_error' };
+    case 'payload_too_large':
+      return { status: 413, type: 'invalid_request_error' };
+    case 'unsupported_media_type':
+      return { status: 415, type: 'invalid_request_error' };
+    case 'business_rule':
+      return { status: 422, type: 'invalid_request_error' };
+    case 'internal':
+      return { status: 500, type: 'api_error' };
+    case 'unavailable':
+      return { status: 503, type: 'api_error' };
+    default: {
+      const unmapped: never = kind;
+      throw new Error(`unmapped error kind ${String(unmapped)}`);
+    }
+  }
+}
+
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      type: z.enum(ERROR_TYPES),
+      code: z.int().openapi({ description: 'The HTTP status', example: 400 }),
+      message: z.string(),
+      key: z.string().optional().openapi({ description: 'Stable key for programmatic handling' }),
+      businessCode: z.string().optional().openapi({ description: 'Business rule that refused the request (422)' }),
+      declinedCode: z.string().optional().openapi({ description: 'Card decline reason (402)' }),
+      details: z
+        .array(z.object({ field: z.string().openapi({ example: 'document.number' }), message: z.string() }))
+        .optional()
+        .openapi({ description: 'One item per invalid field (400)' }),
+    }),
+  })
+  .openapi('Error');
+
+export type ErrorBody = z.infer<typeof ErrorEnvelope>['error'];
+
+export interface RenderedError {
+  status: number;
+  body: { error: ErrorBody };
+  headers: Record<string, string>;
+}
+
+export function validationError(details: FieldViolation[], message = 'Invalid request'): AppError {
+  return new AppError('validation', message, { details });
+}
+
+/**
+ * Turns anything thrown while serving a request into the envelope. Raw errors never reach the client: an
+ * unexpected one becomes a 500 whose logId is in the error log line.
+ */
+export function renderError(error: unknown, log: Logger, context: { requestId?: string }): RenderedError {
+  if (error instanceof TransportError) {
+    const { status, type } = httpErrorOf(error.kind);
+    return { status, headers: error.headers, body: { error: { type, code: status, message: error.message, key: error.kind } } };
+  }
+  const appError = error instanceof AppError ? error : new AppError('internal', 'Internal error', { cause: error });
+  const { status, type } = httpErrorOf(appError.kind);
+  let message = appError.message;
+  if (appError.kind === 'internal') {
+    const errorId = appError.errorId ?? randomUUID();
+    log.error({ err: appError.cause ?? appError, errorId, requestId: context.requestId }, 'internal error');
+    message = `Internal error, logId=${errorId}`;
+  } else if (appError.kind === 'unavailable') {
+    log.warn({ err: appError.cause ?? appError, requestId: context.requestId }, 'upstream unavailable');
+  }
+  const body: ErrorBody = { type, code: status, message };
+  if (appError.key) body.key = appError.key;
+  if (appError.businessCode) body.businessCode = appError.businessCode;
+  if (appError.declinedCode) body.declinedCode = appError.declinedCode;
+  if (appError.kind === 'validation' && appError.details?.length) {
+    body.details = appError.details.map((d) => ({ field: d.field, message: d.message }));
+  }
+  return { status, headers: {}, body: { error: body } };
+}
+
+export function sendError(res: Response, rendered: RenderedError): void {
+  res.status(rendered.status).set(rendered.headers).json(rendered.body);
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (error: unknown, req: Request, res: Response, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    sendError(res, renderError(error, log, { requestId: req.requestId }));
+  };
+}

@@ -1,0 +1,22 @@
+import { AppError } from '@platform/kit';
+
+/** RFC 3339 in UTC with milliseconds, or null when the upstream left the timestamp unset. */
+export function timestampOrNull(value: Date | undefined): string | null {
+  return value ? value.toISOString() : null;
+}
+
+/** Optional text is null in answers when the upstream has no value (proto3 sends an empty string). */
+export function textOrNull(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
+}
+
+/** Empty strings in a request mean "not given". */
+export function blankToUndefined(value: unknown): unknown {
+  return value === '' ? undefined : value;
+}
+
+/** A timestamp every stored record has; its absence is an upstream contract bug, so it fails as internal. */
+export function requiredTimestamp(value: Date | undefined, field: string): string {
+  if (!value) throw new AppError('internal', `upstream answer without ${field}`);
+  return value.toISOString();
+}

@@ -1,0 +1,242 @@
+import { AppError, type CallMeta, type FieldViolation } from '@platform/kit';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { z } from '../openapi/zod';
+import { requireAdmin, requireClient, type Access, type Authenticator } from './auth';
+import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
+import type { AuthenticatedClient } from './context';
+import { TransportError, validationError } from './errors';
+import { parsePart } from './validation';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface JsonResponse<R extends z.ZodType = z.ZodType> {
+  status: 200 | 201 | 202;
+  description: string;
+  schema: R;
+  /** Other statuses answered with the same schema (e.g. 503 from /health). */
+  alsoStatuses?: readonly number[];
+}
+export interface EmptyResponse {
+  status: 204;
+  description: string;
+}
+export interface BinaryResponse {
+  status: 200;
+  description: string;
+  /** Media types the bytes can have. */
+  binary: readonly string[];
+}
+export type ResponseSpec = JsonResponse | EmptyResponse | BinaryResponse;
+
+/** A JSON answer with a status other than the route's usual one. */
+export class WithStatus<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+export interface BinaryBody {
+  contentType: string;
+  data: Buffer;
+  headers?: Record<string, string>;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type ResultOf<Resp> = Resp extends { schema: infer R extends z.ZodType }
+  ? z.input<R> | WithStatus<z.input<R>>
+  : Resp extends { binary: readonly string[] }
+    ? BinaryBody
+    : void;
+
+export interface RouteContext<P, Q, H, B, A extends Access> {
+  params: Out<P>;
+  query: Out<Q>;
+  headers: Out<H>;
+  body: Out<B>;
+  file: UploadedFile | undefined;
+  /** The caller, from its credentials; every upstream call takes the client id from here, never from input. */
+  client: A extends 'public' | 'admin' ? undefined : AuthenticatedClient;
+  /** Request id and idempotency key, forwarded as gRPC metadata. */
+  call: CallMeta;
+}
+
+export interface RouteSpec<
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  H extends z.ZodObject | undefined,
+  B extends z.ZodObject | undefined,
+  Resp extends ResponseSpec,
+  A extends Access,
+> {
+  method: Method;
+  /** OpenAPI style: `/v1/customers/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** The scope a public key needs, or who else may call. */
+  resource: A;
+  params?: P;
+  query?: Q;
+  /** Header names in lower case. */
+  headers?: H;
+  body?: B;
+  /** Media types of the body; JSON unless stated. */
+  consumes?: readonly BodyKind[];
+  /** The file field of a multipart body. */
+  file?: FileField;
+  response: Resp;
+  /** Error statuses the route can answer besides the ones every route of its kind can. */
+  errors?: readonly number[];
+  handler(context: RouteContext<P, Q, H, B, A>): Promise<ResultOf<Resp>>;
+}
+
+/** A route with its types erased, as the route table holds it. */
+export interface RouteDefinition {
+  method: Method;
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  resource: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  body?: z.ZodObject;
+  consumes?: readonly BodyKind[];
+  file?: FileField;
+  response: ResponseSpec;
+  errors?: readonly number[];
+  handler(context: ErasedContext): Promise<unknown>;
+}
+
+interface ErasedContext {
+  params: unknown;
+  query: unknown;
+  headers: unknown;
+  body: unknown;
+  file: UploadedFile | undefined;
+  client: AuthenticatedClient | undefined;
+  call: CallMeta;
+}
+
+export function defineRoute<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  H extends z.ZodObject | undefined = undefined,
+  B extends z.ZodObject | undefined = undefined,
+  Resp extends ResponseSpec = ResponseSpec,
+  A extends Access = Access,
+>(spec: RouteSpec<P, Q, H, B, Resp, A>): RouteDefinition {
+  return spec as unknown as RouteDefinition;
+}
+
+const idempotencyHeaders = z.object({
+  'x-idempotency-key': z
+    .string()
+    .min(1, 'must not be empty')
+    .max(255, 'must be at most 255 characters')
+    .optional()
+    .openapi({ description: 'Makes a retried POST safe: the first answer is replayed for 24 h' }),
+});
+
+/** The headers a route validates and documents: its own, plus X-Idempotency-Key on every POST. */
+export function headerSchema(route: RouteDefinition): z.ZodObject | undefined {
+  if (route.method !== 'post') return route.headers;
+  return route.headers ? route.headers.extend(idempotencyHeaders.shape) : idempotencyHeaders;
+}
+
+export function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Matches a concrete request path against a route's path, for the 405 answer. */
+export function pathPattern(path: string): RegExp {
+  const escaped = path
+    .split(/\{\w+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+export interface RouteGuards {
+  authenticator: Authenticator;
+  adminToken: string;
+  bodyLimit: string;
+}
+
+function guardOf(access: Access, guards: RouteGuards): RequestHandler | undefined {
+  switch (access) {
+    case 'public':
+      return undefined;
+    case 'admin':
+      return requireAdmin(guards.adminToken);
+    default:
+      return requireClient(guards.authenticator, access);
+  }
+}
+
+function send(res: Response, response: ResponseSpec, result: unknown): void {
+  if (response.status === 204) {
+    res.status(204).end();
+    return;
+  }
+  if ('binary' in response) {
+    const binary = result as BinaryBody;
+    res.status(response.status).set(binary.headers ?? {}).type(binary.contentType).send(binary.data);
+    return;
+  }
+  if (result instanceof WithStatus) res.status(result.status).json(result.body);
+  else res.status(response.status).json(result);
+}
+
+function handlerOf(route: RouteDefinition): RequestHandler {
+  const headers = headerSchema(route);
+  return async (req: Request, res: Response) => {
+    const violations: FieldViolation[] = [];
+    const params = route.params ? parsePart(route.params, req.params, 'params', violations) : undefined;
+    const query = route.query ? parsePart(route.query, req.query, 'query', violations) : undefined;
+    const headerValues = headers ? parsePart(headers, req.headers, 'headers', violations) : undefined;
+    // A route that takes a body and got none validates an empty object, so each required field is named.
+    const body = route.body ? parsePart(route.body, req.body ?? {}, 'body', violations) : undefined;
+    const file = uploadedFile(req, route.file, violations);
+    if (violations.length > 0) throw validationError(violations);
+    const context: ErasedContext = {
+      params,
+      query,
+      headers: headerValues,
+      body,
+      file,
+      client: req.client,
+      call: { requestId: req.requestId, idempotencyKey: (headerValues as { 'x-idempotency-key'?: string } | undefined)?.['x-idempotency-key'] },
+    };
+    send(res, route.response, await route.handler(context));
+  };
+}
+
+/** Registers every route on express (guard, body, validation, handler). */
+export function mountRoutes(app: Express, routes: readonly RouteDefinition[], guards: RouteGuards): void {
+  for (const route of routes) {
+    const chain: RequestHandler[] = [];
+    const guard = guardOf(route.resource, guards);
+    if (guard) chain.push(guard);
+    if (route.body) chain.push(bodyReader({ consumes: route.consumes ?? ['json'], limit: guards.bodyLimit, file: route.file }));
+    chain.push(handlerOf(route));
+    app[route.method](expressPath(route.path), ...chain);
+  }
+}
+
+/** Answers requests no route took: 405 with Allow when the path exists under another method, else 404. */
+export function unmatched(routes: readonly RouteDefinition[]): RequestHandler {
+  const patterns = routes.map((route) => ({ method: route.method.toUpperCase(), pattern: pathPattern(route.path) }));
+  return (req, _res, next) => {
+    const allowed = [...new Set(patterns.filter((p) => p.pattern.test(req.path)).map((p) => p.method))];
+    if (allowed.length > 0) {
+      if (allowed.includes('GET')) allowed.push('HEAD');
+      next(new TransportError('method_not_allowed', `${req.method} is not allowed on ${req.path}`, { Allow: allowed.join(', ') }));
+      return;
+    }
+    next(new AppError('not_found', `No route for ${req.method} ${req.path}`, { key: 'route_not_found' }));
+  };
+}

@@ -1,0 +1,82 @@
+import type { SettingsClient } from '../../clients';
+import { defineRoute, type RouteDefinition } from '../../http/route';
+import { toClientJson, toCreatedApiKeyJson, toCreatedClientJson } from './mapping';
+import {
+  ApiKeyParams,
+  ClientParams,
+  ClientSchema,
+  CreateClientBody,
+  CreatedApiKeySchema,
+  CreatedClientSchema,
+  UpdateClientBody,
+} from './schemas';
+
+const tags = ['Admin'];
+
+export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/clients',
+      summary: 'Create a client account and its first secret API key',
+      tags,
+      resource: 'admin',
+      body: CreateClientBody,
+      response: { status: 201, description: 'The client and its secret key (shown only here)', schema: CreatedClientSchema },
+      handler: async ({ body, call }) =>
+        toCreatedClientJson(
+          await settings.createClient(
+            { name: body.name, environment: body.environment, prepaymentEnabled: body.prepaymentEnabled ?? false },
+            call,
+          ),
+        ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/v1/clients/{clientId}',
+      summary: 'Get a client account',
+      tags,
+      resource: 'admin',
+      params: ClientParams,
+      response: { status: 200, description: 'The client', schema: ClientSchema },
+      handler: async ({ params, call }) => toClientJson(await settings.getClient({ clientId: params.clientId }, call)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/admin/v1/clients/{clientId}',
+      summary: 'Update a client account',
+      tags,
+      resource: 'admin',
+      params: ClientParams,
+      body: UpdateClientBody,
+      response: { status: 200, description: 'The updated client', schema: ClientSchema },
+      handler: async ({ params, body, call }) =>
+        toClientJson(
+          await settings.updateClient({ clientId: params.clientId, name: body.name, prepaymentEnabled: body.prepaymentEnabled }, call),
+        ),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/clients/{clientId}/api-keys',
+      summary: 'Create another secret API key for a client',
+      tags,
+      resource: 'admin',
+      params: ClientParams,
+      response: { status: 201, description: 'The new key (shown only here)', schema: CreatedApiKeySchema },
+      handler: async ({ params, call }) => toCreatedApiKeyJson(await settings.createApiKey({ clientId: params.clientId }, call)),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/admin/v1/clients/{clientId}/api-keys/{keyId}',
+      summary: 'Revoke an API key',
+      description: 'Gateways may keep accepting the key for up to AUTH_CACHE_TTL_MS (2 s by default).',
+      tags,
+      resource: 'admin',
+      params: ApiKeyParams,
+      response: { status: 204, description: 'Revoked' },
+      handler: async ({ params, call }) => {
+        await settings.revokeApiKey({ clientId: params.clientId, keyId: params.keyId }, call);
+      },
+    }),
+  ];
+}

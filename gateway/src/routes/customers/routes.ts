@@ -1,0 +1,80 @@
+import type { CustomersClient } from '../../clients';
+import { toList } from '../../http/pagination';
+import { defineRoute, type RouteDefinition } from '../../http/route';
+import { toCreateCustomerRequest, toCustomerJson, toListCustomersRequest, toUpdateCustomerRequest } from './mapping';
+import {
+  CreateCustomerBody,
+  CreateCustomerQuery,
+  CustomerListSchema,
+  CustomerParams,
+  CustomerSchema,
+  ListCustomersQuery,
+  UpdateCustomerBody,
+} from './schemas';
+
+const tags = ['Customers'];
+
+export function customerRoutes({ customers }: { customers: CustomersClient }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/customers',
+      summary: 'Create a customer',
+      description: 'E-mail and document are unique per client (409) unless force=true.',
+      tags,
+      resource: 'customers',
+      query: CreateCustomerQuery,
+      body: CreateCustomerBody,
+      errors: [409, 422],
+      response: { status: 201, description: 'The customer', schema: CustomerSchema },
+      handler: async ({ client, query, body, call }) =>
+        toCustomerJson(await customers.createCustomer(toCreateCustomerRequest(client.clientId, body, query.force), call)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/customers',
+      summary: 'List customers, newest first',
+      tags,
+      resource: 'customers',
+      query: ListCustomersQuery,
+      response: { status: 200, description: 'A page of customers', schema: CustomerListSchema },
+      handler: async ({ client, query, call }) => {
+        const page = await customers.listCustomers(toListCustomersRequest(client.clientId, query), call);
+        return toList(page.items.map(toCustomerJson), page.meta);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/customers/{id}',
+      summary: 'Get a customer',
+      tags,
+      resource: 'customers',
+      params: CustomerParams,
+      response: { status: 200, description: 'The customer', schema: CustomerSchema },
+      handler: async ({ client, params, call }) => toCustomerJson(await customers.getCustomer({ clientId: client.clientId, id: params.id }, call)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/customers/{id}',
+      summary: 'Update a customer (name, phone number, address fields)',
+      tags,
+      resource: 'customers',
+      params: CustomerParams,
+      body: UpdateCustomerBody,
+      errors: [422],
+      response: { status: 200, description: 'The updated customer', schema: CustomerSchema },
+      handler: async ({ client, params, body, call }) =>
+        toCustomerJson(await customers.updateCustomer(toUpdateCustomerRequest(client.clientId, params.id, body), call)),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/v1/customers/{id}',
+      summary: 'Delete a customer',
+      tags,
+      resource: 'customers',
+      params: CustomerParams,
+      response: { status: 200, description: 'The deleted customer', schema: CustomerSchema },
+      handler: async ({ client, params, call }) => toCustomerJson(await customers.deleteCustomer({ clientId: client.clientId, id: params.id }, call)),
+    }),
+  ];
+}

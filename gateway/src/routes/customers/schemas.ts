@@ -1,0 +1,85 @@
+import { paginationQuery, listSchema } from '../../http/pagination';
+import { z } from '../../openapi/zod';
+
+const required = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const addressValue = z.string().max(200, 'must be at most 200 characters');
+
+export const ADDRESS_FIELDS = ['country', 'state', 'city', 'district', 'zipCode', 'street', 'streetNumber', 'complement'] as const;
+type AddressField = (typeof ADDRESS_FIELDS)[number];
+
+function addressOf<S extends z.ZodType>(value: S) {
+  return z.object(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, value])) as Record<AddressField, S>);
+}
+
+export const AddressInput = addressOf(addressValue.optional()).openapi('AddressInput');
+export const AddressPatch = addressOf(
+  addressValue.nullable().optional().openapi({ description: 'A string sets the field, null or "" clears it, absent keeps it' }),
+).openapi('AddressPatch');
+
+export const DocumentInput = z
+  .object({
+    type: required(20).openapi({ example: 'cpf' }),
+    number: required(40).openapi({ example: '12345678909' }),
+    country: z.string().max(64, 'must be at most 64 characters').optional().openapi({ example: 'BR', description: 'BR when absent' }),
+  })
+  .openapi('DocumentInput');
+
+export const CreateCustomerBody = z
+  .object({
+    name: required(200),
+    email: z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters'),
+    phoneNumber: required(40),
+    document: DocumentInput,
+    address: AddressInput.optional(),
+  })
+  .openapi('CreateCustomerRequest');
+
+export const UpdateCustomerBody = z
+  .object({
+    name: required(200).optional(),
+    phoneNumber: required(40).optional(),
+    address: AddressPatch.optional(),
+  })
+  .openapi('UpdateCustomerRequest');
+
+export const CreateCustomerQuery = z.object({
+  force: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true')
+    .openapi({ description: 'true skips the per-client uniqueness of e-mail and document' }),
+});
+
+const filter = z.string().min(1, 'must not be empty').max(254).optional();
+
+export const ListCustomersQuery = paginationQuery.extend({
+  id: filter,
+  'document.type': filter,
+  'document.number': filter,
+  email: filter,
+});
+
+export const CustomerParams = z.object({ id: z.string().min(1).max(200) });
+
+const nullableText = z.string().nullable();
+
+export const CustomerSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phoneNumber: nullableText,
+    document: z.object({ type: z.string(), number: z.string(), country: z.string() }).nullable(),
+    address: addressOf(nullableText).nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Customer');
+
+export const CustomerListSchema = listSchema(CustomerSchema, 'CustomerList');
+
+export type CustomerJson = z.infer<typeof CustomerSchema>;
+export type CreateCustomerInput = z.infer<typeof CreateCustomerBody>;
+export type UpdateCustomerInput = z.infer<typeof UpdateCustomerBody>;
+export type ListCustomersInput = z.infer<typeof ListCustomersQuery>;

@@ -1,0 +1,84 @@
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import request from 'supertest';
+import { createApp } from '../src/app';
+import { createGrpcClients } from '../src/clients';
+import { ADMIN_TOKEN, buildGateway, captureLogger, PUBLIC_URL } from './helpers';
+
+describe('GET /health', () => {
+  it('answers 200 when every upstream is SERVING, without auth', async () => {
+    const gw = buildGateway();
+    const res = await request(gw.app).get('/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING' } });
+    expect(gw.settingsCalls).toHaveLength(0);
+  });
+
+  it('answers 503 with the same shape when one is not serving or its probe fails', async () => {
+    const gw = buildGateway({
+      health: {
+        customers: async () => 'NOT_SERVING',
+        settings: async () => {
+          throw new Error('boom');
+        },
+      },
+    });
+    const res = await request(gw.app).get('/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING' } });
+  });
+
+  describe('against a real grpc.health.v1 server', () => {
+    let server: Server;
+    let health: HealthImplementation;
+    let address: string;
+
+    beforeAll(async () => {
+      server = new Server();
+      health = new HealthImplementation({ 'settings.v1.SettingsService': 'SERVING', 'customers.v1.CustomersService': 'NOT_SERVING' });
+      health.addToServer(server);
+      const port = await new Promise<number>((resolve, reject) =>
+        server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+      );
+      address = `127.0.0.1:${port}`;
+    });
+    afterAll(() => server.forceShutdown());
+
+    it('asks each upstream about its own service name', async () => {
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, healthTimeoutMs: 2000 });
+      try {
+        const app = createApp({
+          clients,
+          config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' },
+          log: captureLogger().log,
+        });
+        const degraded = await request(app).get('/health');
+        expect(degraded.status).toBe(503);
+        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING' });
+        health.setStatus('customers.v1.CustomersService', 'SERVING');
+        const ok = await request(app).get('/health');
+        expect(ok.status).toBe(200);
+        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING' } });
+      } finally {
+        clients.close();
+      }
+    });
+
+    it('reports an upstream that does not answer as UNREACHABLE', async () => {
+      const closed = new Server();
+      const port = await new Promise<number>((resolve, reject) =>
+        closed.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+      );
+      await new Promise<void>((resolve) => closed.tryShutdown(() => resolve()));
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, healthTimeoutMs: 2000 });
+      try {
+        const app = createApp({ clients, config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
+        const res = await request(app).get('/health');
+        expect(res.status).toBe(503);
+        expect(res.body.services.customers).toBe('UNREACHABLE');
+      } finally {
+        clients.close();
+      }
+    });
+  });
+});
