@@ -1,4 +1,4 @@
-import { settings as pb } from '@platform/contracts';
+import { type settings as pb } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
 import { authenticate } from '../app/authenticate';
 import { createApiKey } from '../app/createApiKey';
