@@ -6,7 +6,7 @@ import type { PaymentsDeps } from './deps';
 import { createChargeHandlers } from './grpc/chargeHandlers';
 import { createMerchantHandlers } from './grpc/merchantHandlers';
 import { createVaultHandlers } from './grpc/vaultHandlers';
-import { vaultJobs } from './app/vaultJobs';
+import { scheduleVaultMaintenance, vaultJobs } from './app/vaultJobs';
 import { Vault } from './vault/crypto';
 
 export function definePaymentsService(options: { clock?: Clock } = {}): ServiceDefinitionOptions<typeof paymentsConfig> {
@@ -30,6 +30,7 @@ export function definePaymentsService(options: { clock?: Clock } = {}): ServiceD
         log,
       );
       const jobs = new JobRunner({ pool, log, handlers: vaultJobs(deps) });
+      await scheduleVaultMaintenance(pool);
       jobs.start();
       return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers: [jobs] };
     },

@@ -69,6 +69,47 @@ export function isExpired(expiration: { month: number; year: number }, now: Date
   return expiration.year < y || (expiration.year === y && expiration.month < m);
 }
 
+/** Four digits for amex, three for the other brands; either when the brand is not known. */
 export function cvvValid(cvv: string, brand: CardBrand | undefined): boolean {
-  return brand === 'amex' ? /^\d{4}$/.test(cvv) : /^\d{3,4}$/.test(cvv);
+  if (brand === undefined) return /^\d{3,4}$/.test(cvv);
+  return brand === 'amex' ? /^\d{4}$/.test(cvv) : /^\d{3}$/.test(cvv);
+}
+
+/** A saved card as the vault shows it: the number stays sealed in the store and never reaches this shape. */
+export interface SavedCard {
+  id: string;
+  clientId: string;
+  customerId: string | null;
+  /** The merchant whose provider verified the card when it was saved. */
+  merchantId: string | null;
+  status: string;
+  brand: CardBrand;
+  holderName: string;
+  first6: string;
+  last4: string;
+  expirationMonth: number;
+  expirationYear: number;
+  fingerprint: string;
+  cvvChecked: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The card as event data: a summary, never the number. */
+export function savedCardSummary(card: SavedCard): Record<string, unknown> {
+  return {
+    id: card.id,
+    clientId: card.clientId,
+    customerId: card.customerId,
+    merchantId: card.merchantId,
+    status: card.status,
+    brand: card.brand,
+    first6digits: card.first6,
+    last4digits: card.last4,
+    expirationMonth: card.expirationMonth,
+    expirationYear: card.expirationYear,
+    fingerprint: card.fingerprint,
+    cvvChecked: card.cvvChecked,
+    createdAt: card.createdAt.toISOString(),
+  };
 }

@@ -15,31 +15,70 @@ export const CHARGE_STATUSES = [
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 
 /**
- * Every status a charge may move to from each status. A partial capture or a partial refund keeps the status
- * (it changes amounts, not the state). Anything not listed is refused with `charge_status_transition_not_allowed`.
+ * What moves a charge after it was created:
+ * - `capture`, `void`, `refund`: the client's capture and void requests (a void after capture is a refund);
+ * - `antifraud`: the antifraud provider's decision on a pending analysis;
+ * - `notification`: the provider telling us the outcome later (Pix paid, boleto expired, chargeback); the
+ *   sandbox status route simulates exactly these.
  */
-export const CHARGE_TRANSITIONS: Record<ChargeStatus, readonly ChargeStatus[]> = {
-  pending: ['pre_authorized', 'authorized', 'failed', 'canceled'],
-  pre_authorized: ['authorized', 'capture_pending', 'voided', 'canceled', 'failed'],
-  capture_pending: ['authorized', 'failed'],
-  authorized: ['voided', 'refund_pending', 'charged_back'],
-  refund_pending: ['voided', 'authorized'],
-  failed: [],
-  canceled: [],
-  voided: [],
-  charged_back: [],
+export const TRANSITION_CAUSES = ['capture', 'void', 'refund', 'antifraud', 'notification'] as const;
+export type TransitionCause = (typeof TRANSITION_CAUSES)[number];
+
+/**
+ * Every move a charge may make, and what may cause it. A status that maps to itself changes amounts, not the
+ * state (a partial refund, an antifraud approval of a Pix still waiting for payment). Anything not listed is
+ * refused with `charge_status_transition_not_allowed`.
+ */
+export const CHARGE_TRANSITIONS: Record<ChargeStatus, Partial<Record<ChargeStatus, readonly TransitionCause[]>>> = {
+  pending: {
+    pending: ['antifraud'],
+    pre_authorized: ['notification'],
+    authorized: ['notification'],
+    failed: ['antifraud', 'notification'],
+    canceled: ['void', 'notification'],
+  },
+  pre_authorized: {
+    pre_authorized: ['antifraud'],
+    authorized: ['capture', 'antifraud', 'notification'],
+    capture_pending: ['notification'],
+    voided: ['void', 'notification'],
+    canceled: ['notification'],
+    failed: ['antifraud', 'notification'],
+  },
+  capture_pending: {
+    authorized: ['notification'],
+    failed: ['notification'],
+  },
+  authorized: {
+    authorized: ['refund'],
+    voided: ['refund', 'notification'],
+    refund_pending: ['notification'],
+    charged_back: ['notification'],
+  },
+  refund_pending: {
+    voided: ['notification'],
+    authorized: ['notification'],
+  },
+  failed: {},
+  canceled: {},
+  voided: {},
+  charged_back: {},
 };
 
 export function isChargeStatus(value: string): value is ChargeStatus {
   return (CHARGE_STATUSES as readonly string[]).includes(value);
 }
 
-export function canTransition(from: ChargeStatus, to: ChargeStatus): boolean {
-  return CHARGE_TRANSITIONS[from].includes(to);
+/** Whether `from` may become `to`, by the given cause or by any cause. */
+export function canTransition(from: ChargeStatus, to: ChargeStatus, cause?: TransitionCause): boolean {
+  const causes = CHARGE_TRANSITIONS[from][to];
+  if (!causes) return false;
+  return cause === undefined || causes.includes(cause);
 }
 
-export function assertTransition(from: ChargeStatus, to: ChargeStatus): void {
-  if (!canTransition(from, to)) {
-    throw errors.businessRule('charge_status_transition_not_allowed', `A ${from} charge cannot become ${to}`);
+export function assertTransition(from: ChargeStatus, to: ChargeStatus, cause?: TransitionCause): void {
+  if (!canTransition(from, to, cause)) {
+    const how = cause === undefined ? '' : ` by ${cause}`;
+    throw errors.businessRule('charge_status_transition_not_allowed', `A ${from} charge cannot become ${to}${how}`);
   }
 }

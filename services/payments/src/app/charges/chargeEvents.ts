@@ -1,0 +1,12 @@
+import { enqueueEvent, type Queryable } from '@platform/kit';
+import { chargeToJson, type Charge } from '../../domain/charge';
+
+/** `payments.charge.<status>`: the subject names the status the charge has after the change. */
+export function chargeEventType(charge: Pick<Charge, 'status'>): string {
+  return `payments.charge.${charge.status}`;
+}
+
+/** Writes the event in the transaction of the change, with the whole charge as it is after the change. */
+export async function recordChargeEvent(tx: Queryable, charge: Charge, occurredAt: Date): Promise<void> {
+  await enqueueEvent(tx, { type: chargeEventType(charge), clientId: charge.clientId, data: chargeToJson(charge), occurredAt });
+}

@@ -1,0 +1,259 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { payments } from '@platform/contracts';
+import { errors, requestHash, withIdempotency, type PoolClient } from '@platform/kit';
+import {
+  antifraudDeclinedCode,
+  needsCard,
+  parseNewCharge,
+  platformFeeFor,
+  type AntifraudState,
+  type Charge,
+  type ChargePaymentMethod,
+  type ChargeSourceView,
+  type NewCharge,
+  type NewChargeSource,
+  type TransactionRequestRecord,
+} from '../../domain/charge';
+import type { ChargeStatus } from '../../domain/chargeStatus';
+import { requireClientId } from '../../domain/merchant';
+import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain/routing';
+import { chargeCodec } from '../../grpc/chargeMessages';
+import type { AuthorizeRequest } from '../../providers/types';
+import type { CardData, MerchantForCharge } from '../ports';
+import { recordChargeEvent } from './chargeEvents';
+import type { ChargeDeps } from './deps';
+import { analyzeFraud, authorizeWithFailover } from './providerRequests';
+
+export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
+
+/**
+ * With an idempotency key the charge id is derived from the client, the key and the request, so that a retry
+ * after a crash (its first attempt committed nothing) sends the providers the same per-attempt keys again and
+ * they answer their first result instead of charging twice. A key reused after its record expired gets a new id.
+ */
+async function chargeIdFor(deps: ChargeDeps, tx: PoolClient, clientId: string, key: string | undefined, request: unknown): Promise<string> {
+  if (!key) return randomUUID();
+  const hash = createHash('sha256').update(`${clientId}\0${key}\0${requestHash(CREATE_CHARGE_OPERATION, request)}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x80;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return (await deps.store.idTaken(tx, id)) ? randomUUID() : id;
+}
+
+/** The vault's view of where the card is: a customer source pays with the card it names. */
+function cardSourceOf(source: NewChargeSource): payments.PaymentSource {
+  const empty: payments.PaymentSource = { sourceType: 'card', cardId: '', cardCvv: '', tokenId: '', customerId: '' };
+  switch (source.kind) {
+    case 'token':
+      return { ...empty, sourceType: 'token', tokenId: source.tokenId };
+    case 'card':
+      return { ...empty, cardId: source.cardId ?? '', cardCvv: source.cardCvv ?? '', ...(source.card ? { card: source.card } : {}) };
+    case 'customer':
+      return { ...empty, cardId: source.cardId ?? '', cardCvv: source.cardCvv ?? '' };
+  }
+}
+
+function sourceView(input: NewCharge, card: CardData | undefined, cvvChecked: boolean): ChargeSourceView {
+  return {
+    sourceType: input.source.kind,
+    ...(card?.cardId ? { cardId: card.cardId } : {}),
+    ...(input.customerId ? { customerId: input.customerId } : {}),
+    ...(card
+      ? {
+          brand: card.brand,
+          first6digits: card.first6,
+          last4digits: card.last4,
+          cardHolderName: card.holderName,
+          expirationMonth: card.expirationMonth,
+          expirationYear: card.expirationYear,
+          cvvChecked,
+        }
+      : {}),
+    ...(input.source.kind === 'customer' && input.source.customer ? { customer: input.source.customer } : {}),
+  };
+}
+
+interface Decision {
+  status: ChargeStatus;
+  declinedCode: string | null;
+  capturedAmount: number;
+  paymentMethod: ChargePaymentMethod;
+  cvvChecked: boolean;
+  provider: { id: string; type: string; name: string } | null;
+  requests: TransactionRequestRecord[];
+  antifraud: AntifraudState | null;
+}
+
+async function decide(
+  deps: ChargeDeps,
+  chargeId: string,
+  clientId: string,
+  input: NewCharge,
+  merchant: MerchantForCharge,
+  card: CardData | undefined,
+): Promise<Decision> {
+  const now = deps.clock.now();
+  const decision: Decision = {
+    status: 'failed',
+    declinedCode: null,
+    capturedAmount: 0,
+    paymentMethod: { ...input.paymentMethod },
+    cvvChecked: false,
+    provider: null,
+    requests: [],
+    antifraud: null,
+  };
+
+  const paymentProviders = merchant.providers.filter((p) => !deps.providers.isAntifraud(p.type));
+  const route = routeProviders(paymentProviders, merchant.flow, {
+    amount: input.amount,
+    currency: input.currency,
+    installments: input.paymentMethod.installments,
+    ...(card ? { cardBrand: card.brand } : {}),
+  });
+  if (route.providers.length === 0) {
+    throw errors.businessRule('merchant_without_provider', 'The merchant has no payment provider to route this charge to');
+  }
+
+  // The antifraud analysis comes before any authorization: a reproved charge never reaches a provider.
+  const antifraudProvider = input.fraudAnalysis ? merchant.providers.find((p) => deps.providers.isAntifraud(p.type)) : undefined;
+  if (antifraudProvider && input.fraudAnalysis) {
+    const analysis = await analyzeFraud(deps, {
+      clientId,
+      provider: antifraudProvider,
+      request: {
+        chargeId,
+        amount: input.amount,
+        currency: input.currency,
+        paymentType: input.paymentMethod.paymentType,
+        fraudAnalysis: input.fraudAnalysis,
+        ...(card ? { card: { brand: card.brand, first6: card.first6, last4: card.last4 } } : {}),
+      },
+    });
+    decision.requests.push(analysis.request);
+    decision.antifraud = { providerId: antifraudProvider.id, status: analysis.status, updatedAt: now.toISOString() };
+    if (analysis.status === 'reproved' || analysis.status === 'failed') {
+      decision.declinedCode = antifraudDeclinedCode(analysis.status);
+      return decision;
+    }
+  }
+
+  const { expiresIn, expiresDate, instructions } = input.paymentMethod;
+  const request: AuthorizeRequest = {
+    chargeId,
+    merchantId: merchant.id,
+    amount: input.amount,
+    currency: input.currency,
+    // A pending analysis only holds the money: the antifraud decision captures it or lets it go.
+    capture: decision.antifraud?.status === 'pending' ? false : input.capture,
+    paymentType: input.paymentMethod.paymentType,
+    installments: input.paymentMethod.installments,
+    ...(input.paymentMethod.recurrence ? { recurrence: input.paymentMethod.recurrence } : {}),
+    ...(input.statementDescriptor ? { statementDescriptor: input.statementDescriptor } : {}),
+    ...(card ? { card } : {}),
+    ...(input.paymentMethod.paymentType === 'pix' ? { pix: { expiresIn: expiresIn ?? 0 } } : {}),
+    ...(input.paymentMethod.paymentType === 'boleto' ? { boleto: { expiresDate: expiresDate ?? '', ...(instructions ? { instructions } : {}) } } : {}),
+  };
+  const run = await authorizeWithFailover(deps, { clientId, route: route.providers, request });
+  decision.requests.push(...run.requests);
+  decision.provider = { id: run.provider.id, type: run.provider.type, name: run.provider.name };
+  const result = run.result;
+  if (!result) {
+    decision.declinedCode = declinedCodeAfterTechnicalFailures(run.last);
+    return decision;
+  }
+  switch (result.status) {
+    case 'authorized':
+      decision.status = result.captured ? 'authorized' : 'pre_authorized';
+      decision.capturedAmount = result.captured ? input.amount : 0;
+      decision.cvvChecked = result.cvvChecked;
+      break;
+    case 'pending':
+      decision.status = 'pending';
+      if (result.pix) {
+        decision.paymentMethod.qrCodeData = result.pix.qrCodeData;
+        decision.paymentMethod.qrCodeImageUrl = result.pix.qrCodeImageUrl;
+        decision.paymentMethod.expiresAt = result.pix.expiresAt.toISOString();
+      }
+      if (result.boleto) {
+        decision.paymentMethod.barcodeData = result.boleto.barcodeData;
+        decision.paymentMethod.digitableLine = result.boleto.digitableLine;
+        decision.paymentMethod.barcodeImageUrl = result.boleto.barcodeImageUrl;
+        decision.paymentMethod.expiresDate = result.boleto.expiresDate;
+      }
+      break;
+    case 'declined':
+      decision.declinedCode = result.declinedCode;
+      break;
+    case 'canceled':
+      decision.status = 'canceled';
+      break;
+  }
+  return decision;
+}
+
+/**
+ * Validates, claims the idempotency key, then (in one transaction) opens the card, asks antifraud and the
+ * providers, and stores the charge, its transaction requests and its event. A decline is a charge too
+ * (status failed); only a card that fails before any provider is asked answers 402.
+ */
+export async function createCharge(deps: ChargeDeps, request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<Charge> {
+  const clientId = requireClientId(request.clientId);
+  const input = parseNewCharge(request, deps.clock.now());
+  const charge = await withIdempotency(
+    deps.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: chargeCodec },
+    async (tx) => {
+      const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
+      const chargeId = await chargeIdFor(deps, tx, clientId, idempotencyKey, request);
+      const card = needsCard(input.paymentMethod.paymentType) ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source)) : undefined;
+      const platformFee = platformFeeFor(merchant, {
+        amount: input.amount,
+        paymentType: input.paymentMethod.paymentType,
+        installments: input.paymentMethod.installments,
+        splitRules: input.splitRules,
+      });
+      const decision = await decide(deps, chargeId, clientId, input, merchant, card);
+      const now = deps.clock.now();
+      const created: Charge = {
+        id: chargeId,
+        clientId,
+        merchantId: merchant.id,
+        customerId: input.customerId,
+        sessionId: input.sessionId,
+        cardId: card?.cardId ?? null,
+        amount: input.amount,
+        originalAmount: input.amount,
+        capturedAmount: decision.capturedAmount,
+        refundedAmount: 0,
+        currency: input.currency,
+        orderId: input.orderId,
+        statementDescriptor: input.statementDescriptor,
+        description: input.description,
+        capture: input.capture,
+        isDispute: false,
+        status: decision.status,
+        paymentMethod: decision.paymentMethod,
+        paymentSource: sourceView(input, card, decision.cvvChecked),
+        splitRules: input.splitRules,
+        platformFee,
+        antifraud: decision.antifraud,
+        appInfo: input.appInfo,
+        fraudAnalysis: input.fraudAnalysis,
+        providerId: decision.provider?.id ?? null,
+        providerType: decision.provider?.type ?? null,
+        providerName: decision.provider?.name ?? null,
+        declinedCode: decision.declinedCode,
+        transactionRequests: decision.requests,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await deps.store.insert(tx, created);
+      await recordChargeEvent(tx, created, now);
+      return created;
+    },
+  );
+  deps.outbox?.kick();
+  return charge;
+}

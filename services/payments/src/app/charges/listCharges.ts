@@ -1,0 +1,17 @@
+import type { payments } from '@platform/contracts';
+import { pageMeta, toPage, type PageMeta } from '@platform/kit';
+import { parseChargeFilters, type Charge } from '../../domain/charge';
+import { requireClientId } from '../../domain/merchant';
+import type { ChargeDeps } from './deps';
+
+/** The client's charges, newest first unless ASC is asked, each with its transaction requests. */
+export async function listCharges(
+  deps: Pick<ChargeDeps, 'pool' | 'store'>,
+  request: payments.ListChargesRequest,
+): Promise<{ items: Charge[]; meta: PageMeta }> {
+  const clientId = requireClientId(request.clientId);
+  const filters = parseChargeFilters(request);
+  const page = toPage(request.page);
+  const { items, totalItems } = await deps.store.list(deps.pool, clientId, filters, page);
+  return { items, meta: pageMeta(page, items.length, totalItems) };
+}

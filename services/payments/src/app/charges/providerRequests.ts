@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type Queryable } from '@platform/kit';
+import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../../domain/charge';
+import { classifyAttempt, type AttemptOutcome } from '../../domain/routing';
+import { callWithTimeout, type CallOutcome } from '../../providers/call';
+import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../providers/types';
+import type { RoutableProvider } from '../ports';
+import type { ChargeDeps } from './deps';
+
+/**
+ * Every request to a provider goes through here: it gets its idempotency key and its deadline, and becomes one
+ * transaction request record whatever happened.
+ */
+
+/** Derived, not random: the same attempt of the same charge always sends the same key. */
+export function requestKey(chargeId: string, type: RequestType, attempt: number): string {
+  return `${chargeId}:${type}:${attempt}`;
+}
+
+/** The next attempt number of a request type on a charge (captures, voids and refunds count separately). */
+export function nextAttempt(charge: Pick<Charge, 'transactionRequests'>, type: RequestType): number {
+  return charge.transactionRequests.filter((r) => r.requestType === type).length + 1;
+}
+
+interface RecordInput {
+  chargeId: string;
+  clientId: string;
+  idempotencyKey: string;
+  provider: { id: string | null; type: string };
+  type: RequestType;
+  amount: number;
+  at: Date;
+  status: RequestStatus;
+  responseMs: number;
+  transactionId?: string;
+  nsu?: string;
+  networkAuthorizationCode?: string;
+  networkResponseCode?: string;
+  declinedCode?: string;
+  message?: string;
+  splitRules?: SellerAmount[] | null;
+}
+
+function record(input: RecordInput): TransactionRequestRecord {
+  return {
+    id: randomUUID(),
+    chargeId: input.chargeId,
+    clientId: input.clientId,
+    idempotencyKey: input.idempotencyKey,
+    providerId: input.provider.id,
+    providerType: input.provider.type,
+    transactionId: input.transactionId ?? null,
+    amount: input.amount,
+    authorizationNsu: input.nsu ?? null,
+    requestStatus: input.status,
+    requestType: input.type,
+    responseMs: input.responseMs,
+    networkAuthorizationCode: input.networkAuthorizationCode ?? null,
+    networkResponseCode: input.networkResponseCode ?? null,
+    declinedCode: input.declinedCode ?? null,
+    message: input.message ?? null,
+    splitRules: input.splitRules ?? null,
+    createdAt: input.at,
+    updatedAt: input.at,
+  };
+}
+
+async function call<T>(
+  deps: Pick<ChargeDeps, 'config'>,
+  provider: RoutableProvider,
+  idempotencyKey: string,
+  adapterMissing: boolean,
+  run: (call: ProviderCall) => Promise<T>,
+): Promise<CallOutcome<T>> {
+  if (adapterMissing) return { ok: false, failure: 'unavailable', message: `no adapter serves provider type ${provider.type}`, ms: 0 };
+  return callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
+    run({ idempotencyKey, signal, credentials: provider.credentials, options: provider.options }),
+  );
+}
+
+// ---------------------------------------------------------------- authorization with failover
+
+function outcomeOf(result: CallOutcome<AuthorizeResult>): AttemptOutcome {
+  if (!result.ok) return { kind: result.failure };
+  const answer = result.value;
+  return answer.status === 'declined' ? { kind: 'declined', declinedCode: answer.declinedCode } : { kind: answer.status };
+}
+
+function authorizationRecord(
+  base: Omit<RecordInput, 'status' | 'responseMs'>,
+  result: CallOutcome<AuthorizeResult>,
+  outcome: AttemptOutcome,
+): TransactionRequestRecord {
+  if (!result.ok) return record({ ...base, status: 'failed', responseMs: result.ms, message: result.message });
+  const answer = result.value;
+  const common = { ...base, responseMs: result.ms, transactionId: answer.transactionId };
+  switch (answer.status) {
+    case 'authorized':
+      return record({
+        ...common,
+        status: 'success',
+        nsu: answer.nsu,
+        networkAuthorizationCode: answer.networkAuthorizationCode,
+        networkResponseCode: answer.networkResponseCode,
+        message: answer.captured ? 'authorized' : 'pre-authorized',
+      });
+    case 'pending':
+      return record({ ...common, status: 'success', message: 'pending payment' });
+    case 'declined':
+      return record({
+        ...common,
+        status: classifyAttempt(outcome) === 'technical' ? 'failed' : 'declined',
+        declinedCode: answer.declinedCode,
+        networkResponseCode: answer.networkResponseCode,
+        message: answer.message,
+      });
+    case 'canceled':
+      return record({ ...common, status: 'declined', message: answer.message });
+  }
+}
+
+export interface AuthorizationRun {
+  /** One per provider tried, in order. */
+  requests: TransactionRequestRecord[];
+  /** The provider whose answer decides the charge; the last one tried when every one failed technically. */
+  provider: RoutableProvider;
+  /** The deciding answer; absent when every provider failed technically. */
+  result?: AuthorizeResult;
+  last?: AttemptOutcome;
+}
+
+/**
+ * Tries the providers in the order routing gave until one answers for real: a technical failure (no answer in
+ * time, unreachable, `try_again`, `issuer_not_available`) moves on, an approval or a business decline stops.
+ */
+export async function authorizeWithFailover(
+  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock'>,
+  input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest },
+): Promise<AuthorizationRun> {
+  const requests: TransactionRequestRecord[] = [];
+  let last: AttemptOutcome | undefined;
+  for (const [index, provider] of input.route.entries()) {
+    const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
+    const adapter = deps.providers.payment(provider.type);
+    const at = deps.clock.now();
+    const result = await call(deps, provider, idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
+    last = outcomeOf(result);
+    requests.push(
+      authorizationRecord(
+        {
+          chargeId: input.request.chargeId,
+          clientId: input.clientId,
+          idempotencyKey,
+          provider: { id: provider.id, type: provider.type },
+          type: 'authorization',
+          amount: input.request.amount,
+          at,
+        },
+        result,
+        last,
+      ),
+    );
+    if (result.ok && classifyAttempt(last) === 'final') return { requests, provider, result: result.value, last };
+  }
+  return { requests, provider: input.route.at(-1)!, last };
+}
+
+// ---------------------------------------------------------------- antifraud
+
+export async function analyzeFraud(
+  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock'>,
+  input: { clientId: string; provider: RoutableProvider; request: AntifraudRequest },
+): Promise<{ status: AntifraudStatus; request: TransactionRequestRecord }> {
+  const idempotencyKey = requestKey(input.request.chargeId, 'antifraud', 1);
+  const adapter = deps.providers.antifraud(input.provider.type);
+  const at = deps.clock.now();
+  const result = await call(deps, input.provider, idempotencyKey, !adapter, (c) => adapter!.analyze(input.request, c));
+  const base = {
+    chargeId: input.request.chargeId,
+    clientId: input.clientId,
+    idempotencyKey,
+    provider: { id: input.provider.id, type: input.provider.type },
+    type: 'antifraud' as const,
+    amount: input.request.amount,
+    at,
+    responseMs: result.ms,
+  };
+  // An analysis that could not be made protects nothing: it counts as failed.
+  if (!result.ok) return { status: 'failed', request: record({ ...base, status: 'failed', message: result.message }) };
+  const { status, transactionId, message } = result.value;
+  const requestStatus: RequestStatus = status === 'reproved' ? 'declined' : status === 'failed' ? 'failed' : 'success';
+  return {
+    status,
+    request: record({
+      ...base,
+      status: requestStatus,
+      transactionId,
+      message: message ?? `analysis ${status}`,
+      ...(status === 'reproved' ? { declinedCode: 'fraud_suspect' } : {}),
+    }),
+  };
+}
+
+// ---------------------------------------------------------------- capture, void, refund
+
+/** A provider refused or did not answer a capture, void or refund: nothing changed, and the request is on record. */
+export class ProviderRequestFailedError extends AppError {
+  constructor(readonly request: TransactionRequestRecord) {
+    super('business_rule', `The provider did not ${request.requestType} the charge: ${request.message ?? 'failed'}`, {
+      businessCode: 'provider_request_failed',
+    });
+  }
+}
+
+/** The provider that authorized the charge, with its credentials; undefined when the merchant no longer has it. */
+export async function providerOfCharge(deps: Pick<ChargeDeps, 'merchants'>, db: Queryable, charge: Charge): Promise<RoutableProvider | undefined> {
+  if (!charge.providerId) return undefined;
+  try {
+    const merchant = await deps.merchants.loadForCharge(db, charge.clientId, charge.merchantId, charge.paymentMethod.paymentType);
+    return merchant.providers.find((p) => p.id === charge.providerId);
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+function authorizationTransactionId(charge: Charge): string | undefined {
+  const approved = charge.transactionRequests.filter((r) => r.requestType === 'authorization' && r.requestStatus === 'success');
+  return approved.at(-1)?.transactionId ?? undefined;
+}
+
+/**
+ * Asks the charge's provider to capture, void (cancel what was not captured) or refund. Answers the record of
+ * the request and whether the provider did it; the caller decides what a failure means.
+ */
+export async function operateOnCharge(
+  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'merchants'>,
+  db: Queryable,
+  input: { charge: Charge; type: 'capture' | 'void' | 'refund'; amount: number; splitRules?: SellerAmount[] | null },
+): Promise<{ ok: boolean; request: TransactionRequestRecord }> {
+  const { charge, type, amount } = input;
+  const idempotencyKey = requestKey(charge.id, type, nextAttempt(charge, type));
+  const at = deps.clock.now();
+  const provider = await providerOfCharge(deps, db, charge);
+  const base = {
+    chargeId: charge.id,
+    clientId: charge.clientId,
+    idempotencyKey,
+    provider: { id: charge.providerId, type: charge.providerType ?? 'UNKNOWN' },
+    type,
+    amount,
+    at,
+    splitRules: input.splitRules ?? null,
+  };
+  const transactionId = authorizationTransactionId(charge);
+  if (!provider || !transactionId) {
+    const message = !provider ? 'the provider of this charge is no longer configured' : 'the charge has no authorization at its provider';
+    return { ok: false, request: record({ ...base, status: 'failed', responseMs: 0, message }) };
+  }
+  const adapter = deps.providers.payment(provider.type);
+  const operation = { chargeId: charge.id, transactionId, amount, currency: charge.currency };
+  const result: CallOutcome<OperationResult> = await call(deps, provider, idempotencyKey, !adapter, (c) =>
+    type === 'capture' ? adapter!.capture(operation, c) : type === 'void' ? adapter!.cancel(operation, c) : adapter!.refund(operation, c),
+  );
+  if (!result.ok) return { ok: false, request: record({ ...base, status: 'failed', responseMs: result.ms, message: result.message }) };
+  const answer = result.value;
+  if (answer.status === 'failed') {
+    return {
+      ok: false,
+      request: record({ ...base, status: 'failed', responseMs: result.ms, transactionId, message: answer.message, declinedCode: answer.declinedCode }),
+    };
+  }
+  return {
+    ok: true,
+    request: record({
+      ...base,
+      status: 'success',
+      responseMs: result.ms,
+      transactionId: answer.transactionId ?? transactionId,
+      nsu: answer.nsu,
+      networkAuthorizationCode: answer.networkAuthorizationCode,
+      networkResponseCode: answer.networkResponseCode,
+      message: `${type} done`,
+    }),
+  };
+}

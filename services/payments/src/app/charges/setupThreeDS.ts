@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { payments } from '@platform/contracts';
+import { errors, withIdempotency, type Queryable } from '@platform/kit';
+import { isUuid, requireClientId } from '../../domain/merchant';
+import { callWithTimeout } from '../../providers/call';
+import { SANDBOX_TYPE } from '../../providers/sandbox';
+import { threeDSSetupCodec, type ThreeDSSetup } from '../../grpc/chargeMessages';
+import type { ThreeDSSetupRow } from '../../store/chargeStore';
+import type { ChargeDeps } from './deps';
+
+export const SETUP_THREE_DS_OPERATION = 'payments.three_ds.setup';
+
+/**
+ * Opens a 3DS2 device data collection for a saved card or a card token. No merchant is named, so the setup is
+ * made with the SANDBOX provider, which simulates 3DS2; the token is not consumed (the charge will use it).
+ */
+export async function setupThreeDS(deps: ChargeDeps, request: payments.SetupThreeDSRequest, idempotencyKey?: string): Promise<ThreeDSSetup> {
+  const clientId = requireClientId(request.clientId);
+  const rawType = (request.sourceType || 'card').trim().toLowerCase();
+  const cardId = request.cardId.trim().toLowerCase();
+  const tokenId = request.tokenId.trim().toLowerCase();
+  if (rawType !== 'card' && rawType !== 'token') {
+    throw errors.validation('Invalid 3DS setup', [{ field: 'sourceType', message: 'must be card or token' }]);
+  }
+  const sourceType: 'card' | 'token' = rawType;
+  if (sourceType === 'card' && !isUuid(cardId)) throw errors.validation('Invalid 3DS setup', [{ field: 'cardId', message: 'must be a UUID' }]);
+  if (sourceType === 'token' && !isUuid(tokenId)) throw errors.validation('Invalid 3DS setup', [{ field: 'tokenId', message: 'must be a UUID' }]);
+  const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: threeDSSetupCodec };
+  return withIdempotency(deps.pool, options, async (tx) => {
+    const now = deps.clock.now();
+    if (sourceType === 'card' && !(await deps.vault.cardExists(tx, clientId, cardId))) throw errors.notFound('Card', cardId);
+    if (sourceType === 'token' && !(await deps.vault.tokenUsable(tx, clientId, tokenId, now))) throw errors.notFound('Token', tokenId);
+    return open(deps, tx, { clientId, sourceType, cardId, tokenId, now });
+  });
+}
+
+async function open(
+  deps: ChargeDeps,
+  tx: Queryable,
+  input: { clientId: string; sourceType: 'card' | 'token'; cardId: string; tokenId: string; now: Date },
+): Promise<ThreeDSSetup> {
+  const { clientId, sourceType, cardId, tokenId, now } = input;
+  const adapter = deps.providers.payment(SANDBOX_TYPE);
+  if (!adapter) throw errors.unavailable('No provider offers 3DS2 setup');
+  const id = randomUUID();
+  const answer = await callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
+    adapter.setupThreeDS(
+      { setupId: id, ...(sourceType === 'card' ? { cardId } : { tokenId }) },
+      { idempotencyKey: `${id}:three_ds:1`, signal, credentials: { type: SANDBOX_TYPE }, options: {} },
+    ),
+  );
+  if (!answer.ok) throw errors.unavailable(`The 3DS2 provider did not answer: ${answer.message}`);
+  const result = answer.value;
+  const setup: ThreeDSSetupRow = {
+    id,
+    clientId,
+    cardId: sourceType === 'card' ? cardId : null,
+    tokenId: sourceType === 'token' ? tokenId : null,
+    providerType: adapter.type,
+    token: result.token,
+    collectUrl: result.collectUrl,
+    createdAt: now,
+  };
+  await deps.store.insertThreeDSSetup(tx, setup);
+  return { id: setup.id, token: setup.token, collectUrl: setup.collectUrl, providerType: setup.providerType };
+}

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { errors, isUniqueViolation, withIdempotency, type Queryable } from '@platform/kit';
+import { assertRoutesUseProviders, parseFlowDefinition, type Flow, type FlowDefinition, type FlowInput } from '../../domain/flow';
+import { isPaymentProvider, requireClientId } from '../../domain/merchant';
+import { flowCodec } from '../../grpc/merchantMessages';
+import { FLOW_UNIQUE_CONSTRAINT } from '../../store/flowStore';
+import type { MerchantContext } from '../merchants/context';
+import { MERCHANT_EVENTS, recordFlowEvent } from '../merchants/events';
+
+export const CREATE_FLOW_OPERATION = 'payments.flows.create';
+
+export function flowExists(paymentMethod: string) {
+  return errors.conflict(`This merchant already has a ${paymentMethod} flow`, 'flow_exists');
+}
+
+/**
+ * Locks the merchant (so its providers cannot change under the check) and checks that every route names an
+ * active payment provider of it.
+ */
+export async function checkRoutesOfMerchant(ctx: MerchantContext, tx: Queryable, clientId: string, merchantId: string, definition: FlowDefinition): Promise<void> {
+  const merchant = await ctx.merchants.findMerchant(tx, clientId, merchantId, { forUpdate: true });
+  if (!merchant) throw errors.notFound('Merchant', merchantId);
+  const ids = new Set(merchant.providers.filter((p) => isPaymentProvider(p.credentialsType)).map((p) => p.id));
+  assertRoutesUseProviders(definition, ids);
+}
+
+export async function createFlow(ctx: MerchantContext, command: FlowInput & { clientId: string; merchantId: string }, idempotencyKey?: string): Promise<Flow> {
+  const clientId = requireClientId(command.clientId);
+  const definition = parseFlowDefinition(command);
+  const created = await withIdempotency(
+    ctx.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_FLOW_OPERATION, request: command, codec: flowCodec },
+    async (tx) => {
+      await checkRoutesOfMerchant(ctx, tx, clientId, command.merchantId, definition);
+      const now = ctx.clock.now();
+      let flow: Flow;
+      try {
+        flow = await ctx.flows.insert(tx, {
+          id: randomUUID(),
+          clientId,
+          merchantId: command.merchantId.toLowerCase(),
+          ...definition,
+          createdAt: now,
+          updatedAt: now,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, FLOW_UNIQUE_CONSTRAINT)) throw flowExists(definition.paymentMethod);
+        throw error;
+      }
+      await recordFlowEvent(tx, MERCHANT_EVENTS.flowCreated, flow, now);
+      return flow;
+    },
+  );
+  ctx.outbox.kick();
+  return created;
+}

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { errors, withIdempotency } from '@platform/kit';
+import { parseNewMerchant, requireClientId, type CreateMerchantInput, type Merchant } from '../../domain/merchant';
+import { merchantCodec } from '../../grpc/merchantMessages';
+import type { MerchantContext } from './context';
+import { MERCHANT_EVENTS, recordMerchantEvent } from './events';
+
+export const CREATE_MERCHANT_OPERATION = 'payments.merchants.create';
+
+export async function createMerchant(
+  ctx: MerchantContext,
+  command: CreateMerchantInput & { clientId: string },
+  idempotencyKey?: string,
+): Promise<Merchant> {
+  const clientId = requireClientId(command.clientId);
+  const input = parseNewMerchant(command);
+  // The idempotency record keeps a hash of the request; the credentials enter it only as a keyed MAC.
+  const request = {
+    ...command,
+    providers: command.providers.map((p) => ({ ...p, credentials: ctx.vault.fingerprint(`credentials:${JSON.stringify(p.credentials ?? {})}`) })),
+  };
+  const created = await withIdempotency(
+    ctx.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: merchantCodec },
+    async (tx) => {
+      const now = ctx.clock.now();
+      const id = randomUUID();
+      await ctx.merchants.insertMerchant(tx, {
+        id,
+        clientId,
+        mcc: input.mcc,
+        name: input.name,
+        merchantName: input.merchantName,
+        merchantUrl: input.merchantUrl,
+        createdAt: now,
+      });
+      for (const provider of input.providers) {
+        await ctx.merchants.insertProvider(tx, {
+          id: randomUUID(),
+          clientId,
+          merchantId: id,
+          name: provider.name,
+          priority: provider.priority,
+          credentialsType: provider.credentials.type,
+          credentialsSealed: ctx.vault.seal('provider-credentials', JSON.stringify(provider.credentials)),
+          options: provider.options,
+          createdAt: now,
+        });
+      }
+      const merchant = await ctx.merchants.findMerchant(tx, clientId, id);
+      if (!merchant) throw errors.notFound('Merchant', id);
+      await recordMerchantEvent(tx, MERCHANT_EVENTS.merchantCreated, merchant, now);
+      return merchant;
+    },
+  );
+  ctx.outbox.kick();
+  return created;
+}

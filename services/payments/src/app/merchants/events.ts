@@ -1,0 +1,32 @@
+import { enqueueEvent, type Queryable } from '@platform/kit';
+import { flowSummary, type Flow } from '../../domain/flow';
+import { merchantSummary, providerSummary, type Merchant, type Provider } from '../../domain/merchant';
+
+export const MERCHANT_EVENTS = {
+  merchantCreated: 'payments.merchant.created',
+  merchantUpdated: 'payments.merchant.updated',
+  merchantDeleted: 'payments.merchant.deleted',
+  providerUpdated: 'payments.provider.updated',
+  flowCreated: 'payments.flow.created',
+  flowUpdated: 'payments.flow.updated',
+} as const;
+
+type MerchantEventType = typeof MERCHANT_EVENTS.merchantCreated | typeof MERCHANT_EVENTS.merchantUpdated | typeof MERCHANT_EVENTS.merchantDeleted;
+
+/** Written in the transaction of the change; the summary carries the credentials type only, never the secrets. */
+export async function recordMerchantEvent(tx: Queryable, type: MerchantEventType, merchant: Merchant, occurredAt: Date): Promise<void> {
+  await enqueueEvent(tx, { type, clientId: merchant.clientId, data: merchantSummary(merchant), occurredAt });
+}
+
+export async function recordProviderUpdated(tx: Queryable, provider: Provider, occurredAt: Date): Promise<void> {
+  await enqueueEvent(tx, { type: MERCHANT_EVENTS.providerUpdated, clientId: provider.clientId, data: providerSummary(provider), occurredAt });
+}
+
+export async function recordFlowEvent(
+  tx: Queryable,
+  type: typeof MERCHANT_EVENTS.flowCreated | typeof MERCHANT_EVENTS.flowUpdated,
+  flow: Flow,
+  occurredAt: Date,
+): Promise<void> {
+  await enqueueEvent(tx, { type, clientId: flow.clientId, data: flowSummary(flow), occurredAt });
+}

@@ -1,0 +1,33 @@
+import { errors } from '@platform/kit';
+import type { PaymentsDeps } from '../../deps';
+import { requireClientId } from '../../domain/merchant';
+import { createMerchantStore } from '../../store/merchantStore';
+import type { MerchantDirectory, RoutableProvider } from '../ports';
+
+export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'>): MerchantDirectory {
+  const merchants = createMerchantStore();
+  return {
+    async loadForCharge(db, clientId, merchantId, paymentMethod) {
+      const record = await merchants.findForCharge(db, requireClientId(clientId), merchantId, paymentMethod.trim().toLowerCase());
+      if (!record) throw errors.notFound('Merchant', merchantId);
+      const providers: RoutableProvider[] = record.providers.map((p) => ({
+        id: p.id,
+        merchantId: p.merchantId,
+        name: p.name,
+        priority: p.priority,
+        type: p.credentialsType,
+        credentials: JSON.parse(deps.vault.open('provider-credentials', p.credentialsSealed)) as Record<string, unknown>,
+        options: p.options,
+      }));
+      return {
+        id: record.id,
+        clientId: record.clientId,
+        mcc: record.mcc,
+        platformFeeEnabled: record.platformFeeEnabled,
+        platformFeeRules: record.platformFeeRules,
+        providers,
+        ...(record.flow ? { flow: record.flow } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { errors, isUniqueViolation, withTransaction } from '@platform/kit';
+import { isPaymentProvider, parseProviderChanges, requireClientId, type Provider } from '../../domain/merchant';
+import type { MerchantContext } from './context';
+import { recordProviderUpdated } from './events';
+
+const PRIORITY_CONSTRAINT = 'providers_payment_priority';
+
+function priorityTaken(priority: number) {
+  return errors.conflict(`Another payment provider of this merchant already has priority ${priority}`, 'provider_priority_exists');
+}
+
+export interface UpdateProviderInput {
+  clientId: string;
+  id: string;
+  name?: string;
+  priority?: number;
+  credentials?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+}
+
+export async function updateProvider(ctx: MerchantContext, input: UpdateProviderInput): Promise<Provider> {
+  const clientId = requireClientId(input.clientId);
+  const changes = parseProviderChanges({ name: input.name, priority: input.priority, credentials: input.credentials, options: input.options });
+  const updated = await withTransaction(ctx.pool, async (tx) => {
+    const seen = await ctx.merchants.findProvider(tx, clientId, input.id);
+    if (!seen) throw errors.notFound('Provider', input.id);
+    // Changes to the providers of one merchant queue on the merchant row, so the priority check below holds until commit.
+    const merchant = await ctx.merchants.findMerchant(tx, clientId, seen.merchantId, { forUpdate: true });
+    const current = merchant ? await ctx.merchants.findProvider(tx, clientId, input.id) : null;
+    if (!current) throw errors.notFound('Provider', input.id);
+
+    const now = ctx.clock.now();
+    const next: Provider = {
+      ...current,
+      name: changes.name ?? current.name,
+      priority: changes.priority ?? current.priority,
+      credentialsType: changes.credentials?.type ?? current.credentialsType,
+      options: changes.options ?? current.options,
+      updatedAt: now,
+    };
+    if (isPaymentProvider(next.credentialsType) && (await ctx.merchants.paymentPriorityTaken(tx, current.merchantId, next.priority, current.id))) {
+      throw priorityTaken(next.priority);
+    }
+    if (
+      isPaymentProvider(current.credentialsType) &&
+      !isPaymentProvider(next.credentialsType) &&
+      (await ctx.merchants.providerInFlow(tx, clientId, current.merchantId, current.id))
+    ) {
+      throw errors.businessRule('provider_in_flow', 'A provider named by a routing flow must stay a payment provider');
+    }
+    const sealed = changes.credentials ? ctx.vault.seal('provider-credentials', JSON.stringify(changes.credentials)) : undefined;
+    let saved: Provider | null;
+    try {
+      saved = await ctx.merchants.updateProvider(tx, next, sealed);
+    } catch (error) {
+      if (isUniqueViolation(error, PRIORITY_CONSTRAINT)) throw priorityTaken(next.priority);
+      throw error;
+    }
+    if (!saved) throw errors.notFound('Provider', input.id);
+    await recordProviderUpdated(tx, saved, now);
+    return saved;
+  });
+  ctx.outbox.kick();
+  return updated;
+}

@@ -1,0 +1,19 @@
+import { errors, withTransaction } from '@platform/kit';
+import type { SavedCard } from '../../domain/card';
+import { isUuid, requireClientId } from '../../domain/merchant';
+import type { VaultContext } from './context';
+
+/** Links a saved card to a customer; the customers service owns the customer and asks for the link. */
+export async function assignCardToCustomer(
+  ctx: Pick<VaultContext, 'pool' | 'cards' | 'clock'>,
+  input: { clientId: string; cardId: string; customerId: string },
+): Promise<SavedCard> {
+  const clientId = requireClientId(input.clientId);
+  if (!isUuid(input.customerId)) throw errors.validation('Invalid customerId', [{ field: 'customerId', message: 'must be a UUID' }]);
+  const customerId = input.customerId.toLowerCase();
+  return withTransaction(ctx.pool, async (tx) => {
+    const card = await ctx.cards.assignCustomer(tx, clientId, input.cardId, customerId, ctx.clock.now());
+    if (!card) throw errors.notFound('Card', input.cardId);
+    return card;
+  });
+}

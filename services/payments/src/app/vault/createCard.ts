@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent, errors, withIdempotency } from '@platform/kit';
+import { isExpired, savedCardSummary, type SavedCard } from '../../domain/card';
+import { requireClientId } from '../../domain/merchant';
+import { cardCodec } from '../../grpc/vaultMessages';
+import { expiredCard } from './cardInput';
+import type { VaultContext } from './context';
+import { sandboxCvvVerified } from './cvvCheck';
+
+export const CREATE_CARD_OPERATION = 'payments.cards.create';
+export const CARD_CREATED = 'payments.card.created';
+
+export interface CreateCardInput {
+  clientId: string;
+  tokenId: string;
+  /** The merchant whose provider verifies the card; optional. */
+  merchantId?: string;
+  cvvCheck: boolean;
+}
+
+/**
+ * Saves the card of a token. The token is used up and its CVV erased in the same transaction, so the CVV is
+ * never kept beyond this verification.
+ */
+export async function createCard(ctx: VaultContext, input: CreateCardInput, idempotencyKey?: string): Promise<SavedCard> {
+  const clientId = requireClientId(input.clientId);
+  const merchantId = input.merchantId?.trim() ? input.merchantId.trim().toLowerCase() : null;
+  const created = await withIdempotency(
+    ctx.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_CARD_OPERATION, request: input, codec: cardCodec },
+    async (tx) => {
+      if (merchantId !== null && !(await ctx.merchants.findMerchant(tx, clientId, merchantId))) {
+        throw errors.notFound('Merchant', merchantId);
+      }
+      const now = ctx.clock.now();
+      const token = await ctx.tokens.consume(tx, clientId, input.tokenId, now);
+      if (!token) throw errors.notFound('Token', input.tokenId);
+      if (isExpired({ month: token.expirationMonth, year: token.expirationYear }, now)) throw expiredCard();
+      const cvv = token.cvvSealed ? ctx.vault.open('card-cvv', token.cvvSealed) : undefined;
+      const card = await ctx.cards.insert(
+        tx,
+        {
+          id: randomUUID(),
+          clientId,
+          customerId: null,
+          merchantId,
+          status: 'active',
+          brand: token.brand,
+          holderName: token.holderName,
+          first6: token.first6,
+          last4: token.last4,
+          expirationMonth: token.expirationMonth,
+          expirationYear: token.expirationYear,
+          fingerprint: token.fingerprint,
+          cvvChecked: input.cvvCheck && cvv !== undefined && sandboxCvvVerified(cvv),
+          createdAt: now,
+          updatedAt: now,
+        },
+        token.panSealed,
+      );
+      await enqueueEvent(tx, { type: CARD_CREATED, clientId, data: savedCardSummary(card), occurredAt: now });
+      return card;
+    },
+  );
+  ctx.outbox.kick();
+  return created;
+}

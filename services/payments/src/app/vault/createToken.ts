@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { payments } from '@platform/contracts';
+import { withIdempotency, type IdempotencyCodec } from '@platform/kit';
+import { requireClientId } from '../../domain/merchant';
+import { parseTokenCard, type CardInput } from './cardInput';
+import type { VaultContext } from './context';
+
+export const CREATE_TOKEN_OPERATION = 'payments.tokens.create';
+
+export interface IssuedToken {
+  id: string;
+  expiresAt: Date;
+}
+
+const tokenCodec: IdempotencyCodec<IssuedToken> = {
+  encode: (token) => payments.CardToken.encode({ tokenId: token.id, expiresAt: token.expiresAt }).finish(),
+  decode: (bytes) => {
+    const message = payments.CardToken.decode(bytes);
+    return { id: message.tokenId, expiresAt: message.expiresAt ?? new Date(0) };
+  },
+};
+
+/** Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. */
+export async function createToken(ctx: VaultContext, input: { clientId: string; card?: Partial<CardInput> }, idempotencyKey?: string): Promise<IssuedToken> {
+  const clientId = requireClientId(input.clientId);
+  const now = ctx.clock.now();
+  const card = parseTokenCard(input.card, now);
+  // The idempotency record keeps a hash of the request: the card enters it only as a keyed MAC, like the fingerprint.
+  const request = {
+    card: ctx.vault.fingerprint(`token-request:${JSON.stringify([card.number, card.cvv, card.expirationMonth, card.expirationYear, card.holderName])}`),
+  };
+  return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: tokenCodec }, async (tx) => {
+    const token = {
+      id: randomUUID(),
+      clientId,
+      panSealed: ctx.vault.seal('card-number', card.number),
+      cvvSealed: ctx.vault.seal('card-cvv', card.cvv),
+      holderName: card.holderName,
+      expirationMonth: card.expirationMonth,
+      expirationYear: card.expirationYear,
+      brand: card.brand,
+      first6: card.first6,
+      last4: card.last4,
+      fingerprint: ctx.vault.fingerprint(card.number),
+      expiresAt: new Date(now.getTime() + ctx.config.CARD_TOKEN_TTL_SECONDS * 1000),
+      usedAt: null,
+      createdAt: now,
+    };
+    await ctx.tokens.insert(tx, token);
+    return { id: token.id, expiresAt: token.expiresAt };
+  });
+}

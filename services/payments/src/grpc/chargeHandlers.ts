@@ -1,0 +1,44 @@
+import type { payments } from '@platform/contracts';
+import type { Handlers } from '@platform/kit';
+import { captureCharge } from '../app/charges/captureCharge';
+import { createCharge } from '../app/charges/createCharge';
+import { chargeDeps, type ChargeDeps } from '../app/charges/deps';
+import { getCharge } from '../app/charges/getCharge';
+import { listCharges } from '../app/charges/listCharges';
+import { setAntifraudStatus } from '../app/charges/setAntifraudStatus';
+import { setSandboxChargeStatus } from '../app/charges/setSandboxChargeStatus';
+import { setupThreeDS } from '../app/charges/setupThreeDS';
+import { voidCharge } from '../app/charges/voidCharge';
+import type { PaymentsDeps } from '../deps';
+import { toChargeMessage } from './chargeMessages';
+
+type ChargeRpc =
+  | 'createCharge'
+  | 'listCharges'
+  | 'getCharge'
+  | 'captureCharge'
+  | 'voidCharge'
+  | 'setSandboxChargeStatus'
+  | 'setAntifraudStatus'
+  | 'setupThreeDs';
+
+/** `overrides` lets tests put other provider adapters behind the same use cases. */
+export function createChargeHandlers(
+  deps: PaymentsDeps,
+  overrides: Partial<Pick<ChargeDeps, 'providers'>> = {},
+): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
+  const ctx = chargeDeps(deps, overrides);
+  return {
+    createCharge: async (request, call) => toChargeMessage(await createCharge(ctx, request, call.idempotencyKey)),
+    listCharges: async (request) => {
+      const { items, meta } = await listCharges(ctx, request);
+      return { items: items.map(toChargeMessage), meta };
+    },
+    getCharge: async (request) => toChargeMessage(await getCharge(ctx, request)),
+    captureCharge: async (request, call) => toChargeMessage(await captureCharge(ctx, request, call.idempotencyKey)),
+    voidCharge: async (request, call) => toChargeMessage(await voidCharge(ctx, request, call.idempotencyKey)),
+    setSandboxChargeStatus: async (request, call) => toChargeMessage(await setSandboxChargeStatus(ctx, request, call.idempotencyKey)),
+    setAntifraudStatus: async (request, call) => toChargeMessage(await setAntifraudStatus(ctx, request, call.idempotencyKey)),
+    setupThreeDs: async (request, call) => setupThreeDS(ctx, request, call.idempotencyKey),
+  };
+}

@@ -1,0 +1,26 @@
+import type { payments } from '@platform/contracts';
+import type { Handlers } from '@platform/kit';
+import { assignCardToCustomer } from '../app/vault/assignCardToCustomer';
+import { vaultContext } from '../app/vault/context';
+import { createCard } from '../app/vault/createCard';
+import { createToken } from '../app/vault/createToken';
+import { getCard } from '../app/vault/getCard';
+import { listCards } from '../app/vault/listCards';
+import type { PaymentsDeps } from '../deps';
+import { toCardMessage, toCardTokenMessage } from './vaultMessages';
+
+type VaultRpc = 'createToken' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';
+
+export function createVaultHandlers(deps: PaymentsDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, VaultRpc> {
+  const ctx = vaultContext(deps);
+  return {
+    createToken: async (request, call) => toCardTokenMessage(await createToken(ctx, request, call.idempotencyKey)),
+    createCard: async (request, call) => toCardMessage(await createCard(ctx, request, call.idempotencyKey)),
+    listCards: async (request) => {
+      const { items, meta } = await listCards(ctx, request);
+      return { items: items.map(toCardMessage), meta };
+    },
+    getCard: async (request) => toCardMessage(await getCard(ctx, request)),
+    assignCardToCustomer: async (request) => toCardMessage(await assignCardToCustomer(ctx, request)),
+  };
+}

@@ -1,0 +1,355 @@
+import type { Page, Queryable } from '@platform/kit';
+import type {
+  AntifraudState,
+  Charge,
+  ChargeFilters,
+  ChargePaymentMethod,
+  ChargeSourceView,
+  PaymentType,
+  PlatformFeeDetails,
+  RequestStatus,
+  RequestType,
+  SellerAmount,
+  SplitRule,
+  TransactionRequestRecord,
+} from '../domain/charge';
+import type { ChargeStatus } from '../domain/chargeStatus';
+import { isUuid } from '../domain/merchant';
+
+interface ChargeRow {
+  id: string;
+  client_id: string;
+  merchant_id: string;
+  customer_id: string | null;
+  session_id: string | null;
+  card_id: string | null;
+  amount: string;
+  original_amount: string;
+  captured_amount: string;
+  refunded_amount: string;
+  currency: string;
+  order_id: string | null;
+  statement_descriptor: string | null;
+  description: string | null;
+  capture: boolean;
+  is_dispute: boolean;
+  status: string;
+  payment_method: ChargePaymentMethod;
+  payment_source: ChargeSourceView;
+  split_rules: SplitRule[];
+  platform_fee: PlatformFeeDetails | null;
+  antifraud: AntifraudState | null;
+  app_info: Record<string, unknown> | null;
+  fraud_analysis: Record<string, unknown> | null;
+  provider_id: string | null;
+  provider_type: string | null;
+  provider_name: string | null;
+  declined_code: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface RequestRow {
+  id: string;
+  charge_id: string;
+  client_id: string;
+  idempotency_key: string;
+  provider_id: string | null;
+  provider_type: string;
+  transaction_id: string | null;
+  amount: string;
+  authorization_nsu: string | null;
+  request_status: string;
+  request_type: string;
+  response_ms: number;
+  network_authorization_code: string | null;
+  network_response_code: string | null;
+  declined_code: string | null;
+  message: string | null;
+  split_rules: SellerAmount[] | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const CHARGE_COLUMNS = `id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
+  refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_method,
+  payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis, provider_id, provider_type, provider_name,
+  declined_code, created_at, updated_at`;
+
+const REQUEST_COLUMNS = `id, charge_id, client_id, idempotency_key, provider_id, provider_type, transaction_id, amount,
+  authorization_nsu, request_status, request_type, response_ms, network_authorization_code, network_response_code,
+  declined_code, message, split_rules, created_at, updated_at`;
+
+function toRequest(row: RequestRow): TransactionRequestRecord {
+  return {
+    id: row.id,
+    chargeId: row.charge_id,
+    clientId: row.client_id,
+    idempotencyKey: row.idempotency_key,
+    providerId: row.provider_id,
+    providerType: row.provider_type,
+    transactionId: row.transaction_id,
+    amount: Number(row.amount),
+    authorizationNsu: row.authorization_nsu,
+    requestStatus: row.request_status as RequestStatus,
+    requestType: row.request_type as RequestType,
+    responseMs: row.response_ms,
+    networkAuthorizationCode: row.network_authorization_code,
+    networkResponseCode: row.network_response_code,
+    declinedCode: row.declined_code,
+    message: row.message,
+    splitRules: row.split_rules,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toCharge(row: ChargeRow, requests: TransactionRequestRecord[]): Charge {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    merchantId: row.merchant_id,
+    customerId: row.customer_id,
+    sessionId: row.session_id,
+    cardId: row.card_id,
+    amount: Number(row.amount),
+    originalAmount: Number(row.original_amount),
+    capturedAmount: Number(row.captured_amount),
+    refundedAmount: Number(row.refunded_amount),
+    currency: row.currency,
+    orderId: row.order_id,
+    statementDescriptor: row.statement_descriptor,
+    description: row.description,
+    capture: row.capture,
+    isDispute: row.is_dispute,
+    status: row.status as ChargeStatus,
+    paymentMethod: { ...row.payment_method, paymentType: row.payment_method.paymentType as PaymentType },
+    paymentSource: row.payment_source,
+    splitRules: row.split_rules,
+    platformFee: row.platform_fee,
+    antifraud: row.antifraud,
+    appInfo: row.app_info,
+    fraudAnalysis: row.fraud_analysis,
+    providerId: row.provider_id,
+    providerType: row.provider_type,
+    providerName: row.provider_name,
+    declinedCode: row.declined_code,
+    transactionRequests: requests,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export interface ChargePage {
+  items: Charge[];
+  totalItems: number;
+}
+
+export interface ThreeDSSetupRow {
+  id: string;
+  clientId: string;
+  cardId: string | null;
+  tokenId: string | null;
+  providerType: string;
+  token: string;
+  collectUrl: string;
+  createdAt: Date;
+}
+
+/** SQL for the charge aggregate (the charge and its transaction requests). Every query is scoped by client id. */
+export interface ChargeStore {
+  /** The charge with the transaction requests it carries. */
+  insert(tx: Queryable, charge: Charge): Promise<void>;
+  /** Writes what a capture, void, refund or notification changes. */
+  update(tx: Queryable, charge: Charge): Promise<void>;
+  insertRequest(db: Queryable, request: TransactionRequestRecord): Promise<void>;
+  /** With `forUpdate`, the row stays locked until the transaction ends: operations on one charge run one at a time. */
+  findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Charge | null>;
+  list(db: Queryable, clientId: string, filters: ChargeFilters, page: Page): Promise<ChargePage>;
+  /** Whether any client has a charge with this id. */
+  idTaken(db: Queryable, id: string): Promise<boolean>;
+  insertThreeDSSetup(db: Queryable, setup: ThreeDSSetupRow): Promise<void>;
+}
+
+async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]): Promise<Map<string, TransactionRequestRecord[]>> {
+  const byCharge = new Map<string, TransactionRequestRecord[]>(chargeIds.map((id) => [id, []]));
+  if (chargeIds.length === 0) return byCharge;
+  const { rows } = await db.query<RequestRow>(
+    `SELECT ${REQUEST_COLUMNS} FROM transaction_requests WHERE client_id = $1 AND charge_id = ANY($2::uuid[]) ORDER BY created_at, seq`,
+    [clientId, chargeIds],
+  );
+  for (const row of rows) byCharge.get(row.charge_id)?.push(toRequest(row));
+  return byCharge;
+}
+
+export function createChargeStore(): ChargeStore {
+  const store: ChargeStore = {
+    async insert(tx, c) {
+      await tx.query(
+        `INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
+           refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_type,
+           installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
+           provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+           $25, $26, $27, $28, $29, $30, $31, $32)`,
+        [
+          c.id,
+          c.clientId,
+          c.merchantId,
+          c.customerId,
+          c.sessionId,
+          c.cardId,
+          c.amount,
+          c.originalAmount,
+          c.capturedAmount,
+          c.refundedAmount,
+          c.currency,
+          c.orderId,
+          c.statementDescriptor,
+          c.description,
+          c.capture,
+          c.isDispute,
+          c.status,
+          c.paymentMethod.paymentType,
+          c.paymentMethod.installments,
+          json(c.paymentMethod),
+          json(c.paymentSource),
+          json(c.splitRules),
+          json(c.platformFee),
+          json(c.antifraud),
+          json(c.appInfo),
+          json(c.fraudAnalysis),
+          c.providerId,
+          c.providerType,
+          c.providerName,
+          c.declinedCode,
+          c.createdAt,
+          c.updatedAt,
+        ],
+      );
+      for (const request of c.transactionRequests) await store.insertRequest(tx, request);
+    },
+
+    async update(tx, c) {
+      await tx.query(
+        `UPDATE charges SET status = $3, amount = $4, captured_amount = $5, refunded_amount = $6, is_dispute = $7,
+           payment_method = $8, antifraud = $9, provider_id = $10, provider_type = $11, provider_name = $12, declined_code = $13,
+           updated_at = $14
+         WHERE client_id = $1 AND id = $2`,
+        [
+          c.clientId,
+          c.id,
+          c.status,
+          c.amount,
+          c.capturedAmount,
+          c.refundedAmount,
+          c.isDispute,
+          json(c.paymentMethod),
+          json(c.antifraud),
+          c.providerId,
+          c.providerType,
+          c.providerName,
+          c.declinedCode,
+          c.updatedAt,
+        ],
+      );
+    },
+
+    async insertRequest(db, r) {
+      await db.query(
+        `INSERT INTO transaction_requests (id, charge_id, client_id, idempotency_key, provider_id, provider_type, transaction_id,
+           amount, authorization_nsu, request_status, request_type, response_ms, network_authorization_code,
+           network_response_code, declined_code, message, split_rules, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+        [
+          r.id,
+          r.chargeId,
+          r.clientId,
+          r.idempotencyKey,
+          r.providerId,
+          r.providerType,
+          r.transactionId,
+          r.amount,
+          r.authorizationNsu,
+          r.requestStatus,
+          r.requestType,
+          r.responseMs,
+          r.networkAuthorizationCode,
+          r.networkResponseCode,
+          r.declinedCode,
+          r.message,
+          json(r.splitRules),
+          r.createdAt,
+          r.updatedAt,
+        ],
+      );
+    },
+
+    async findById(db, clientId, id, options = {}) {
+      if (!isUuid(id)) return null;
+      const { rows } = await db.query<ChargeRow>(
+        `SELECT ${CHARGE_COLUMNS} FROM charges WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+        [clientId, id.toLowerCase()],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      const requests = await requestsOf(db, clientId, [row.id]);
+      return toCharge(row, requests.get(row.id) ?? []);
+    },
+
+    async list(db, clientId, filters, page) {
+      for (const id of [filters.merchantId, filters.id, filters.sessionId]) {
+        if (id !== undefined && !isUuid(id)) return { items: [], totalItems: 0 };
+      }
+      const values: unknown[] = [clientId];
+      const where = ['client_id = $1'];
+      const add = (condition: (placeholder: string) => string, value: unknown) => {
+        if (value === undefined) return;
+        values.push(value);
+        where.push(condition(`$${values.length}`));
+      };
+      add((p) => `merchant_id = ${p}`, filters.merchantId);
+      add((p) => `id = ${p}`, filters.id);
+      add((p) => `session_id = ${p}`, filters.sessionId);
+      add((p) => `status = ANY(${p}::text[])`, filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined);
+      add((p) => `payment_type = ${p}`, filters.paymentType);
+      add((p) => `order_id = ${p}`, filters.orderId);
+      add((p) => `provider_type = ${p}`, filters.providerType);
+      add((p) => `created_at >= ${p}`, filters.createdFrom);
+      add((p) => `created_at < ${p}`, filters.createdUntil);
+      add((p) => `created_at > ${p}`, filters.createdAfter);
+      add((p) => `created_at < ${p}`, filters.createdBefore);
+      const condition = where.join(' AND ');
+      const counted = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM charges WHERE ${condition}`, values);
+      const direction = page.direction === 'ASC' ? 'ASC' : 'DESC';
+      const { rows } = await db.query<ChargeRow>(
+        `SELECT ${CHARGE_COLUMNS} FROM charges WHERE ${condition}
+         ORDER BY created_at ${direction}, seq ${direction}
+         LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+        [...values, page.limit, page.offset],
+      );
+      const requests = await requestsOf(
+        db,
+        clientId,
+        rows.map((r) => r.id),
+      );
+      return { items: rows.map((row) => toCharge(row, requests.get(row.id) ?? [])), totalItems: counted.rows[0]?.total ?? 0 };
+    },
+
+    async idTaken(db, id) {
+      const { rows } = await db.query('SELECT 1 FROM charges WHERE id = $1', [id]);
+      return rows.length > 0;
+    },
+
+    async insertThreeDSSetup(db, s) {
+      await db.query(
+        `INSERT INTO three_ds_setups (id, client_id, card_id, token_id, provider_type, token, collect_url, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [s.id, s.clientId, s.cardId, s.tokenId, s.providerType, s.token, s.collectUrl, s.createdAt],
+      );
+    },
+  };
+  return store;
+}

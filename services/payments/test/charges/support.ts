@@ -1,0 +1,195 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { payments } from '@platform/contracts';
+import { AppError, createPromiseClient, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createTestDatabase, testNatsUrl } from '@platform/testkit';
+import { definePaymentsService } from '../../src/service';
+import { cardNumberEnding } from '../providers/cards';
+
+export { cardNumberEnding };
+
+export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
+
+/** Real time, or stopped at a given instant, so that dated filters can be tested without waiting. */
+export class TestClock implements Clock {
+  private stoppedAt?: Date;
+
+  now(): Date {
+    return new Date(this.stoppedAt?.getTime() ?? Date.now());
+  }
+
+  stopAt(at: Date): void {
+    this.stoppedAt = at;
+  }
+
+  resume(): void {
+    this.stoppedAt = undefined;
+  }
+}
+
+export const PROVIDER_TIMEOUT_MS = 200;
+export const PUBLIC_URL = 'https://pay.example.test';
+
+export interface RunningCharges {
+  service: RunningService;
+  client: PaymentsClient;
+  /** The service's own pool, for reading its tables. */
+  pool: Pool;
+  clock: TestClock;
+  stop(): Promise<void>;
+}
+
+/** The real payments service in-process on a free port, on a fresh database, called through the generated client. */
+export async function startCharges(): Promise<RunningCharges> {
+  const clock = new TestClock();
+  const service = await startService(definePaymentsService({ clock }), {
+    DATABASE_URL: await createTestDatabase('charges'),
+    NATS_URL: testNatsUrl(),
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
+    PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
+    PUBLIC_URL,
+  });
+  const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, `127.0.0.1:${service.port}`);
+  return {
+    service,
+    client,
+    pool: service.runtime.pool,
+    clock,
+    stop: async () => {
+      client.close();
+      await service.stop();
+    },
+  };
+}
+
+export interface ProviderSpec {
+  name: string;
+  priority: number;
+  type?: string;
+}
+
+export async function createMerchant(
+  client: PaymentsClient,
+  clientId: string,
+  providers: ProviderSpec[] = [{ name: 'sandbox', priority: 1 }],
+): Promise<payments.Merchant> {
+  return client.createMerchant({
+    clientId,
+    mcc: '5999',
+    name: 'Loja Teste',
+    merchantName: 'Loja Teste',
+    merchantUrl: 'https://loja.example.test',
+    providers: providers.map((p) => ({ name: p.name, priority: p.priority, credentials: { type: p.type ?? 'SANDBOX', apiKey: 'sk_test_secret' }, options: {} })),
+  });
+}
+
+export function providerIdOf(merchant: payments.Merchant, name: string): string {
+  const found = merchant.providers.find((p) => p.name === name);
+  if (!found) throw new Error(`merchant has no provider ${name}`);
+  return found.id;
+}
+
+export function expiration(): string {
+  return `12/${new Date().getUTCFullYear() + 3}`;
+}
+
+export function paymentMethod(overrides: Partial<payments.PaymentMethod> = {}): payments.PaymentMethod {
+  return {
+    paymentType: 'credit',
+    installments: 1,
+    recurrence: '',
+    expiresIn: 0,
+    expiresDate: '',
+    instructions: '',
+    qrCodeData: '',
+    qrCodeImageUrl: '',
+    barcodeData: '',
+    barcodeImageUrl: '',
+    digitableLine: '',
+    ...overrides,
+  };
+}
+
+export function paymentSource(overrides: Partial<payments.PaymentSource> = {}): payments.PaymentSource {
+  return { sourceType: 'card', cardId: '', cardCvv: '', tokenId: '', customerId: '', ...overrides };
+}
+
+export function inlineCard(number: string, cvv = '123'): payments.CardInput {
+  return { cardHolderName: 'Maria Souza', cardNumber: number, cardCvv: cvv, cardExpirationDate: expiration() };
+}
+
+export function cardCharge(clientId: string, merchantId: string, number: string, overrides: Partial<payments.CreateChargeRequest> = {}): payments.CreateChargeRequest {
+  return {
+    clientId,
+    merchantId,
+    amount: 1000,
+    currency: 'BRL',
+    orderId: `order-${randomUUID().slice(0, 8)}`,
+    statementDescriptor: 'LOJA TESTE',
+    description: '',
+    customerId: '',
+    sessionId: '',
+    paymentMethod: paymentMethod(),
+    paymentSource: paymentSource({ card: inlineCard(number) }),
+    splitRules: [],
+    ...overrides,
+  };
+}
+
+export function pixCharge(clientId: string, merchantId: string, overrides: Partial<payments.CreateChargeRequest> = {}): payments.CreateChargeRequest {
+  return cardCharge(clientId, merchantId, '', {
+    paymentMethod: paymentMethod({ paymentType: 'pix', expiresIn: 3600 }),
+    paymentSource: paymentSource({ sourceType: 'customer', customerId: randomUUID() }),
+    ...overrides,
+  });
+}
+
+export function boletoCharge(
+  clientId: string,
+  merchantId: string,
+  expiresDate: string,
+  overrides: Partial<payments.CreateChargeRequest> = {},
+): payments.CreateChargeRequest {
+  return cardCharge(clientId, merchantId, '', {
+    paymentMethod: paymentMethod({ paymentType: 'boleto', expiresDate, instructions: 'Não receber após o vencimento' }),
+    paymentSource: paymentSource({ sourceType: 'customer', customerId: randomUUID() }),
+    ...overrides,
+  });
+}
+
+/** The AppError a rejected call carries; fails the test if the call resolved. */
+export async function failureOf(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+export interface OutboxEvent {
+  id: string;
+  subject: string;
+  payload: { id: string; type: string; clientId: string; occurredAt: string; data: Record<string, unknown> };
+}
+
+export async function outboxOf(pool: Pool, clientId: string): Promise<OutboxEvent[]> {
+  const { rows } = await pool.query<OutboxEvent>(`SELECT id, subject, payload FROM outbox WHERE payload->>'clientId' = $1 ORDER BY seq`, [clientId]);
+  return rows;
+}
+
+export async function chargeEventsOf(pool: Pool, clientId: string): Promise<OutboxEvent[]> {
+  return (await outboxOf(pool, clientId)).filter((e) => e.subject.startsWith('payments.charge.'));
+}
+
+export async function chargeCount(pool: Pool, clientId: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM charges WHERE client_id = $1', [clientId]);
+  return rows[0]!.n;
+}
+
+export const requestSummary = (charge: payments.Charge) =>
+  charge.transactionRequests.map((r) => ({ type: r.requestType, status: r.requestStatus, amount: r.amount, providerId: r.providerId }));
