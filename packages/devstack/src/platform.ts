@@ -8,7 +8,18 @@ import { managedProcess, type ManagedProcess } from './processes';
 export const SERVICES = [
   { name: 'settings', database: 'settings', addressEnv: 'SETTINGS_GRPC_URL' },
   { name: 'customers', database: 'customers', addressEnv: 'CUSTOMERS_GRPC_URL' },
+  { name: 'payments', database: 'payments', addressEnv: 'PAYMENTS_GRPC_URL' },
 ] as const;
+
+/** Keys of the card vault; they must stay the same across restarts, or stored cards can no longer be read. */
+export interface VaultKeys {
+  CARD_ENCRYPTION_KEY: string;
+  CARD_FINGERPRINT_KEY: string;
+}
+
+export function newVaultKeys(): VaultKeys {
+  return { CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'), CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex') };
+}
 
 export type ServiceName = (typeof SERVICES)[number]['name'];
 
@@ -25,6 +36,8 @@ export interface PlatformOptions {
   databasePrefix?: string;
   /** Extra environment for every process. */
   env?: NodeJS.ProcessEnv;
+  /** Vault keys for the payments service; fresh ones when omitted (tests). */
+  vaultKeys?: VaultKeys;
   onLine?: (name: string, line: string) => void;
   onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
 }
@@ -51,6 +64,11 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
   const processes = {} as Record<ServiceName | 'gateway', ManagedProcess>;
   const ready: Record<string, () => Promise<void>> = {};
   const gatewayEnv: NodeJS.ProcessEnv = { ...baseEnv };
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
+  const ownEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {
+    payments: { ...(options.vaultKeys ?? newVaultKeys()), PUBLIC_URL: publicUrl },
+  };
 
   for (const service of SERVICES) {
     const port = await freePort();
@@ -59,7 +77,7 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
       name: service.name,
       entry: path.join(options.repoRoot, 'services', service.name, 'dist', 'main.js'),
       cwd: options.repoRoot,
-      env: { ...baseEnv, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
+      env: { ...baseEnv, ...ownEnv[service.name], GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
       onLine: options.onLine,
       onExit: options.onExit,
     });
@@ -67,8 +85,6 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     gatewayEnv[service.addressEnv] = `127.0.0.1:${port}`;
   }
 
-  const gatewayPort = options.gatewayPort ?? (await freePort());
-  const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
   processes.gateway = managedProcess({
     name: 'gateway',
     entry: path.join(options.repoRoot, 'gateway', 'dist', 'main.js'),

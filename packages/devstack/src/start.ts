@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { natsServerBinary, NATS_INSTALL_HINT, startNats, startPostgres, type NatsServer, type PostgresServer } from '@platform/testkit';
-import { launchPlatform, type Platform } from './platform';
+import { launchPlatform, newVaultKeys, type Platform, type VaultKeys } from './platform';
 
 /**
  * `npm start`: the whole platform on one machine. PostgreSQL and nats-server keep their data in DATA_DIR,
@@ -19,6 +19,7 @@ const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data'));
 const port = Number(process.env.PORT ?? 8080);
 const credentialsFile = path.join(dataDir, 'credentials.json');
+const vaultKeysFile = path.join(dataDir, 'vault-keys.json');
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -27,6 +28,13 @@ function say(line: string): void {
 function readCredentials(): Credentials {
   if (existsSync(credentialsFile)) return JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
   return { adminToken: randomBytes(24).toString('hex') };
+}
+
+function readVaultKeys(): VaultKeys {
+  if (existsSync(vaultKeysFile)) return JSON.parse(readFileSync(vaultKeysFile, 'utf8')) as VaultKeys;
+  const keys = newVaultKeys();
+  writeFileSync(vaultKeysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  return keys;
 }
 
 function writeCredentials(credentials: Credentials): void {
@@ -86,6 +94,7 @@ async function main(): Promise<void> {
       natsUrl: nats.url,
       gatewayPort: port,
       adminToken: credentials.adminToken,
+      vaultKeys: readVaultKeys(),
       publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       logLevel: process.env.LOG_LEVEL ?? 'info',
       env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
