@@ -1,22 +1,47 @@
-import { customers } from '@platform/contracts';
-import { implement, migrationsDirOf, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
-import type { z } from 'zod';
+import { customers, payments } from '@platform/contracts';
+import { createPromiseClient, implement, migrationsDirOf, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
+import { z } from 'zod';
+import { createPaymentsCardDirectory, type CardDirectory } from './app/cardDirectory';
 import { createCustomerHandlers } from './grpc/customerHandlers';
+import { createCustomerCardStore } from './store/customerCardStore';
 import { createCustomerStore } from './store/customerStore';
 
-export const customersService: ServiceDefinitionOptions<z.ZodObject> = {
-  name: 'customers',
-  migrationsDir: migrationsDirOf(__dirname),
-  wire: async ({ pool, log, outbox }) => {
-    const handlers = createCustomerHandlers({ pool, log, outbox, store: createCustomerStore(), clock: systemClock });
-    return {
-      services: [
-        {
-          name: 'customers.v1.CustomersService',
-          definition: customers.CustomersServiceService,
-          implementation: implement(customers.CustomersServiceService, handlers, log),
-        },
-      ],
-    };
-  },
-};
+const customersConfig = z.object({
+  /** The payments service, asked about saved cards before they are linked to a customer. */
+  PAYMENTS_GRPC_URL: z.string().min(1),
+});
+
+export function defineCustomersService(options: { cards?: CardDirectory } = {}): ServiceDefinitionOptions<typeof customersConfig> {
+  return {
+    name: 'customers',
+    configSchema: customersConfig,
+    migrationsDir: migrationsDirOf(__dirname),
+    wire: async ({ pool, log, outbox, config }) => {
+      const paymentsClient = options.cards
+        ? undefined
+        : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
+      const cards = options.cards ?? createPaymentsCardDirectory(paymentsClient!);
+      const handlers = createCustomerHandlers({
+        pool,
+        log,
+        outbox,
+        store: createCustomerStore(),
+        cardLinks: createCustomerCardStore(),
+        cards,
+        clock: systemClock,
+      });
+      return {
+        services: [
+          {
+            name: 'customers.v1.CustomersService',
+            definition: customers.CustomersServiceService,
+            implementation: implement(customers.CustomersServiceService, handlers, log),
+          },
+        ],
+        workers: paymentsClient ? [{ stop: async () => paymentsClient.close() }] : [],
+      };
+    },
+  };
+}
+
+export const customersService = defineCustomersService();

@@ -2,7 +2,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { customers } from '@platform/contracts';
 import { AppError, createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
-import { customersService } from '../src/service';
+import type { CardDirectory } from '../src/app/cardDirectory';
+import { defineCustomersService } from '../src/service';
 
 export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
 
@@ -15,9 +16,11 @@ export interface RunningCustomers {
 }
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
-export async function startCustomers(): Promise<RunningCustomers> {
+export async function startCustomers(options: { cards?: CardDirectory } = {}): Promise<RunningCustomers> {
   const databaseUrl = await createTestDatabase('customers');
-  const service = await startService(customersService, {
+  const service = await startService(defineCustomersService(options), {
+    // Nothing answers here: suites about cards pass a fake directory instead of calling payments.
+    PAYMENTS_GRPC_URL: '127.0.0.1:1',
     DATABASE_URL: databaseUrl,
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',

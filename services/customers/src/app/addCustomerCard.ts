@@ -1,0 +1,35 @@
+import { enqueueEvent, errors, withTransaction } from '@platform/kit';
+import { requireClientId } from '../domain/customer';
+import { isUuid } from '../domain/ids';
+import { CUSTOMER_EVENTS } from '../events/customerEvents';
+import type { CustomerDeps } from './deps';
+
+/**
+ * Links a saved card to a customer. Payments is asked first whether the card exists and is the caller's; the
+ * link and payments' own record of the owner are written while the customer row is locked, so a failed call to
+ * payments leaves no link behind. Linking the same card twice is a no-op.
+ */
+export async function addCustomerCard(
+  deps: Pick<CustomerDeps, 'pool' | 'store' | 'cardLinks' | 'cards' | 'clock' | 'outbox'>,
+  input: { clientId: string; customerId: string; cardId: string },
+): Promise<void> {
+  const clientId = requireClientId(input.clientId);
+  if (!isUuid(input.cardId)) throw errors.notFound('Card', input.cardId);
+  await withTransaction(deps.pool, async (tx) => {
+    const customer = await deps.store.findById(tx, clientId, input.customerId, { forUpdate: true });
+    if (!customer) throw errors.notFound('Customer', input.customerId);
+    const card = await deps.cards.getCard(clientId, input.cardId);
+    const now = deps.clock.now();
+    const linked = await deps.cardLinks.link(tx, clientId, customer.id, card.id, now);
+    await deps.cards.assignToCustomer(clientId, card.id, customer.id);
+    if (linked) {
+      await enqueueEvent(tx, {
+        type: CUSTOMER_EVENTS.cardAdded,
+        clientId,
+        occurredAt: now,
+        data: { customerId: customer.id, cardId: card.id, brand: card.brand, last4digits: card.last4digits },
+      });
+    }
+  });
+  deps.outbox?.kick();
+}
