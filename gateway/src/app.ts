@@ -12,10 +12,15 @@ import { buildOpenApiDocument } from './openapi/document';
 import { openApiRoutes } from './openapi/routes';
 import { adminRoutes } from './routes/admin/routes';
 import { authRoutes } from './routes/auth/routes';
+import { cardRoutes } from './routes/cards/routes';
+import { chargeRoutes } from './routes/charges/routes';
 import { customerRoutes } from './routes/customers/routes';
+import { flowRoutes } from './routes/flows/routes';
 import { healthRoutes } from './routes/health/routes';
+import { merchantRoutes } from './routes/merchants/routes';
 import { settingsRoutes } from './routes/settings/routes';
 import { subscriptionRoutes } from './routes/subscriptions/routes';
+import { tokenRoutes } from './routes/tokens/routes';
 
 export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'>;
 
@@ -37,6 +42,11 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...customerRoutes(clients),
     ...settingsRoutes({ settings: clients.settings, publicUrl: config.PUBLIC_URL }),
     ...subscriptionRoutes(clients),
+    ...merchantRoutes(clients),
+    ...flowRoutes(clients),
+    ...tokenRoutes(clients),
+    ...cardRoutes(clients),
+    ...chargeRoutes(clients),
   ];
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
 

@@ -1,12 +1,13 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { customers, settings } from '@platform/contracts';
+import { customers, payments, settings } from '@platform/contracts';
 import { createPromiseClient, type PromiseClient } from '@platform/kit';
 import { service as healthService } from 'grpc-health-check';
 
 export type SettingsClient = PromiseClient<typeof settings.SettingsServiceService>;
 export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
+export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
 
-export const UPSTREAMS = ['settings', 'customers'] as const;
+export const UPSTREAMS = ['settings', 'customers', 'payments'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 
 /** Resolves to the grpc.health.v1 status name the upstream reports (SERVING, NOT_SERVING, SERVICE_UNKNOWN...), or UNREACHABLE. */
@@ -16,6 +17,7 @@ export type HealthProbe = () => Promise<string>;
 export interface GatewayClients {
   settings: SettingsClient;
   customers: CustomersClient;
+  payments: PaymentsClient;
   health: Record<Upstream, HealthProbe>;
 }
 
@@ -60,18 +62,26 @@ function healthProbe(address: string, serviceName: string, timeoutMs: number): {
 }
 
 /** The real gRPC clients for the upstream addresses (host:port). */
-export function createGrpcClients(options: { settingsUrl: string; customersUrl: string; healthTimeoutMs?: number }): ClosableClients {
+export function createGrpcClients(options: {
+  settingsUrl: string;
+  customersUrl: string;
+  paymentsUrl: string;
+  healthTimeoutMs?: number;
+}): ClosableClients {
   const timeoutMs = options.healthTimeoutMs ?? 1000;
   const settingsClient = createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, options.settingsUrl);
   const customersClient = createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, options.customersUrl);
+  const paymentsClient = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, options.paymentsUrl);
   const settingsHealth = healthProbe(options.settingsUrl, grpcServiceName(settings.SettingsServiceService), timeoutMs);
   const customersHealth = healthProbe(options.customersUrl, grpcServiceName(customers.CustomersServiceService), timeoutMs);
+  const paymentsHealth = healthProbe(options.paymentsUrl, grpcServiceName(payments.PaymentsServiceService), timeoutMs);
   return {
     settings: settingsClient,
     customers: customersClient,
-    health: { settings: settingsHealth.probe, customers: customersHealth.probe },
+    payments: paymentsClient,
+    health: { settings: settingsHealth.probe, customers: customersHealth.probe, payments: paymentsHealth.probe },
     close: () => {
-      for (const c of [settingsClient, customersClient, settingsHealth, customersHealth]) c.close();
+      for (const c of [settingsClient, customersClient, paymentsClient, settingsHealth, customersHealth, paymentsHealth]) c.close();
     },
   };
 }

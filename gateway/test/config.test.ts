@@ -1,6 +1,6 @@
 import { loadGatewayConfig } from '../src/config';
 
-const base = { SETTINGS_GRPC_URL: 'settings:50051', CUSTOMERS_GRPC_URL: '127.0.0.1:50052', ADMIN_TOKEN: 'a'.repeat(16) };
+const base = { SETTINGS_GRPC_URL: 'settings:50051', CUSTOMERS_GRPC_URL: '127.0.0.1:50052', PAYMENTS_GRPC_URL: 'payments:50051', ADMIN_TOKEN: 'a'.repeat(16) };
 
 describe('gateway config', () => {
   it('applies the defaults, with PUBLIC_URL from the port', () => {
@@ -17,7 +17,8 @@ describe('gateway config', () => {
 
   it('fails naming each missing or malformed variable', () => {
     expect(() => loadGatewayConfig({ ADMIN_TOKEN: 'short', CUSTOMERS_GRPC_URL: 'no-port', BODY_LIMIT: 'lots' })).toThrow(
-      /SETTINGS_GRPC_URL.*CUSTOMERS_GRPC_URL.*ADMIN_TOKEN.*BODY_LIMIT/,
+      /SETTINGS_GRPC_URL.*CUSTOMERS_GRPC_URL.*PAYMENTS_GRPC_URL.*ADMIN_TOKEN.*BODY_LIMIT/,
     );
+    expect(() => loadGatewayConfig({ ...base, PAYMENTS_GRPC_URL: 'payments' })).toThrow(/PAYMENTS_GRPC_URL/);
   });
 });

@@ -10,7 +10,7 @@ describe('GET /health', () => {
     const gw = buildGateway();
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING' } });
+    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING' } });
     expect(gw.settingsCalls).toHaveLength(0);
   });
 
@@ -25,7 +25,10 @@ describe('GET /health', () => {
     });
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING' } });
+    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING', payments: 'SERVING' } });
+    const payments = await request(buildGateway({ health: { payments: async () => 'SERVICE_UNKNOWN' } }).app).get('/health');
+    expect(payments.status).toBe(503);
+    expect(payments.body).toEqual({ status: 'degraded', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVICE_UNKNOWN' } });
   });
 
   describe('against a real grpc.health.v1 server', () => {
@@ -35,7 +38,11 @@ describe('GET /health', () => {
 
     beforeAll(async () => {
       server = new Server();
-      health = new HealthImplementation({ 'settings.v1.SettingsService': 'SERVING', 'customers.v1.CustomersService': 'NOT_SERVING' });
+      health = new HealthImplementation({
+        'settings.v1.SettingsService': 'SERVING',
+        'customers.v1.CustomersService': 'NOT_SERVING',
+        'payments.v1.PaymentsService': 'SERVING',
+      });
       health.addToServer(server);
       const port = await new Promise<number>((resolve, reject) =>
         server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
@@ -45,7 +52,7 @@ describe('GET /health', () => {
     afterAll(() => server.forceShutdown());
 
     it('asks each upstream about its own service name', async () => {
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, paymentsUrl: address, healthTimeoutMs: 2000 });
       try {
         const app = createApp({
           clients,
@@ -54,11 +61,16 @@ describe('GET /health', () => {
         });
         const degraded = await request(app).get('/health');
         expect(degraded.status).toBe(503);
-        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING' });
+        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING', payments: 'SERVING' });
         health.setStatus('customers.v1.CustomersService', 'SERVING');
         const ok = await request(app).get('/health');
         expect(ok.status).toBe(200);
-        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING' } });
+        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING' } });
+        health.setStatus('payments.v1.PaymentsService', 'NOT_SERVING');
+        const payments = await request(app).get('/health');
+        expect(payments.status).toBe(503);
+        expect(payments.body.services.payments).toBe('NOT_SERVING');
+        health.setStatus('payments.v1.PaymentsService', 'SERVING');
       } finally {
         clients.close();
       }
@@ -70,7 +82,7 @@ describe('GET /health', () => {
         closed.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
       );
       await new Promise<void>((resolve) => closed.tryShutdown(() => resolve()));
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, paymentsUrl: address, healthTimeoutMs: 2000 });
       try {
         const app = createApp({ clients, config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
         const res = await request(app).get('/health');

@@ -3,7 +3,7 @@ import { AppError, REDACT_PATHS, type Clock, type Logger } from '@platform/kit';
 import type { customers, settings } from '@platform/contracts';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../src/app';
-import type { CustomersClient, GatewayClients, HealthProbe, SettingsClient } from '../src/clients';
+import type { CustomersClient, GatewayClients, HealthProbe, PaymentsClient, SettingsClient, Upstream } from '../src/clients';
 
 export interface RecordedCall {
   method: string;
@@ -37,13 +37,19 @@ export function fakeClient<T>(impl: Impl): { client: T; calls: RecordedCall[]; i
 export const CLIENT_ID = '4b0f6a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b';
 export const OTHER_CLIENT_ID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 export const SECRET_KEY = 'sk_sandbox_secret';
+/** The secret key of a client whose environment is live. */
+export const LIVE_KEY = 'sk_live_secret';
 export const ADMIN_TOKEN = 'admin-token-0123456789';
 export const PUBLIC_URL = 'https://api.example.test';
 
-/** Credentials the fake Authenticate accepts: a secret key, public keys with some scopes, anything else is refused. */
-export const KEYS: Record<string, { keyKind: string; scopes: string[] }> = {
+/** Credentials the fake Authenticate accepts: secret keys, public keys with some scopes, anything else is refused. */
+export const KEYS: Record<string, { keyKind: string; scopes: string[]; environment?: string }> = {
   [SECRET_KEY]: { keyKind: 'secret', scopes: [] },
+  [LIVE_KEY]: { keyKind: 'secret', scopes: [], environment: 'live' },
   pk_customers: { keyKind: 'public', scopes: ['customers'] },
+  pk_charges: { keyKind: 'public', scopes: ['charges'] },
+  pk_tokens: { keyKind: 'public', scopes: ['tokens'] },
+  pk_live_tokens: { keyKind: 'public', scopes: ['tokens'], environment: 'live' },
   pk_all: { keyKind: 'public', scopes: ['*'] },
 };
 
@@ -53,7 +59,13 @@ export async function fakeAuthenticate(request: settings.AuthenticateRequest): P
   const key = KEYS[request.apiKey];
   if (!key || request.clientId !== CLIENT_ID) throw new AppError('unauthenticated', 'Invalid client id or API key');
   return {
-    client: { id: CLIENT_ID, name: 'Store', environment: 'sandbox', prepaymentEnabled: false, createdAt: new Date('2026-01-02T03:04:05.678Z') },
+    client: {
+      id: CLIENT_ID,
+      name: 'Store',
+      environment: key.environment ?? 'sandbox',
+      prepaymentEnabled: false,
+      createdAt: new Date('2026-01-02T03:04:05.678Z'),
+    },
     keyKind: key.keyKind,
     scopes: key.scopes,
     keyId: `key-${request.apiKey}`,
@@ -107,22 +119,30 @@ export interface TestGateway {
   app: ReturnType<typeof createApp>;
   settingsCalls: RecordedCall[];
   customersCalls: RecordedCall[];
+  paymentsCalls: RecordedCall[];
   settingsImpl: Impl;
   customersImpl: Impl;
+  paymentsImpl: Impl;
   lines: Array<Record<string, unknown>>;
   clock: ManualClock;
 }
 
 export function buildGateway(
-  options: { settings?: Impl; customers?: Impl; health?: Partial<Record<'settings' | 'customers', HealthProbe>>; config?: Partial<AppConfig> } = {},
+  options: { settings?: Impl; customers?: Impl; payments?: Impl; health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig> } = {},
 ): TestGateway {
   const settingsFake = fakeClient<SettingsClient>({ authenticate: fakeAuthenticate, ...options.settings } as Impl);
   const customersFake = fakeClient<CustomersClient>({ ...options.customers });
+  const paymentsFake = fakeClient<PaymentsClient>({ ...options.payments });
   const serving: HealthProbe = async () => 'SERVING';
   const clients: GatewayClients = {
     settings: settingsFake.client,
     customers: customersFake.client,
-    health: { settings: options.health?.settings ?? serving, customers: options.health?.customers ?? serving },
+    payments: paymentsFake.client,
+    health: {
+      settings: options.health?.settings ?? serving,
+      customers: options.health?.customers ?? serving,
+      payments: options.health?.payments ?? serving,
+    },
   };
   const { log, lines } = captureLogger();
   const clock = new ManualClock();
@@ -131,8 +151,10 @@ export function buildGateway(
     app: createApp({ clients, config, log, clock }),
     settingsCalls: settingsFake.calls,
     customersCalls: customersFake.calls,
+    paymentsCalls: paymentsFake.calls,
     settingsImpl: settingsFake.impl,
     customersImpl: customersFake.impl,
+    paymentsImpl: paymentsFake.impl,
     lines,
     clock,
   };

@@ -2,6 +2,8 @@ import request from 'supertest';
 import { buildGateway, PUBLIC_URL } from './helpers';
 
 interface Operation {
+  description?: string;
+  'x-sandbox-only'?: boolean;
   security?: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string; required?: boolean }>;
   requestBody?: { content: Record<string, unknown> };
@@ -46,7 +48,7 @@ describe('GET /v1/openapi.json', () => {
     const gw = buildGateway();
     const paths = (await request(gw.app).get('/v1/openapi.json')).body.paths as Paths;
     const served = expressRoutes(gw.app);
-    expect(served.length).toBeGreaterThanOrEqual(18);
+    expect(served.length).toBeGreaterThanOrEqual(43);
     for (const { method, path } of served) {
       expect({ method, path, documented: Boolean(paths[path]?.[method]) }).toEqual({ method, path, documented: true });
     }
@@ -78,6 +80,44 @@ describe('GET /v1/openapi.json', () => {
       expect.arrayContaining(['page', 'limit', 'sort', 'order', 'id', 'document.type', 'document.number', 'email']),
     );
     expect(paths['/health']!.get!.responses['503']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/Health');
+  });
+
+  it('documents the payments routes: sandbox-only flags, 402 on charge creation, the list filters of charges', async () => {
+    const gw = buildGateway();
+    const paths = (await request(gw.app).get('/v1/openapi.json')).body.paths as Paths;
+    const sandboxOnly = Object.entries(paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op['x-sandbox-only'] === true)
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(sandboxOnly.sort()).toEqual(['patch /v1/charges/{id}/antifraud', 'post /v1/charges/{id}']);
+    for (const op of [paths['/v1/charges/{id}']!.post!, paths['/v1/charges/{id}/antifraud']!.patch!]) {
+      expect(op.description).toMatch(/^Sandbox only|\n\nSandbox only/);
+      expect(op.responses['404']).toBeDefined();
+    }
+    expect(paths['/v1/charges/{id}']!.get!.description ?? '').not.toMatch(/Sandbox only/);
+    const create = paths['/v1/charges']!.post!;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '400', '402', '422']));
+    expect(create.responses['201']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/Charge');
+    expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'x-idempotency-key', in: 'header' }));
+    expect(paths['/v1/charges']!.get!.parameters!.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'limit', 'sort', 'merchantId', 'id', 'sessionId', 'status', 'paymentType', 'orderId', 'created', 'created.gt', 'created.lt', 'providerType']),
+    );
+    expect(paths['/v1/charges/3ds/setup']!.post!.responses['201']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/ThreeDSSetup');
+    expect(paths['/v1/merchants/{id}']!.delete!.responses['204']).toBeDefined();
+  });
+
+  it('documents the payment method and source variants as discriminated unions, and no credential secret in answers', async () => {
+    const gw = buildGateway();
+    const schemas = (await request(gw.app).get('/v1/openapi.json')).body.components.schemas as Record<string, Record<string, unknown>>;
+    expect(schemas.PaymentMethodInput!.discriminator).toEqual(expect.objectContaining({ propertyName: 'paymentType' }));
+    expect(Object.keys((schemas.PaymentMethodInput!.discriminator as { mapping: object }).mapping).sort()).toEqual(['boleto', 'credit', 'debit', 'pix', 'voucher']);
+    expect(schemas.PaymentSourceInput!.discriminator).toEqual(expect.objectContaining({ propertyName: 'sourceType' }));
+    expect(Object.keys((schemas.PaymentSourceInput!.discriminator as { mapping: object }).mapping).sort()).toEqual(['card', 'customer', 'token', 'wallet']);
+    expect(schemas.ReplacePlatformFeeRequest!.description).toMatch(/bare array/);
+    const provider = schemas.Provider as { properties: { credentials: { properties: object; additionalProperties?: unknown } } };
+    expect(Object.keys(provider.properties.credentials.properties)).toEqual(['type']);
+    expect(Object.keys((schemas.Card as { properties: object }).properties)).not.toEqual(expect.arrayContaining(['cardNumber']));
   });
 });
 

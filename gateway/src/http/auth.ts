@@ -3,9 +3,10 @@ import { AppError, errors, systemClock, type CallMeta, type Clock } from '@platf
 import type { RequestHandler } from 'express';
 import type { SettingsClient } from '../clients';
 import type { AuthenticatedClient } from './context';
+import { routeNotFound } from './errors';
 
 /** The resources a public key can be scoped to, as route `resource` names. */
-export const RESOURCES = ['customers', 'settings', 'subscriptions'] as const;
+export const RESOURCES = ['cards', 'charges', 'customers', 'flows', 'merchants', 'providers', 'settings', 'subscriptions', 'tokens'] as const;
 export type Resource = (typeof RESOURCES)[number];
 /** Who may call a route: a client whose key reaches the resource, anyone, the operator, or a secret key only. */
 export type Access = Resource | 'public' | 'admin' | 'secretOnly';
@@ -86,8 +87,16 @@ function reaches(client: AuthenticatedClient, access: Resource | 'secretOnly'): 
   return client.scopes.includes('*') || client.scopes.includes(access);
 }
 
-/** Requires X-Client-Id and X-Api-Key, and a key that reaches `access`. */
-export function requireClient(authenticator: Authenticator, access: Resource | 'secretOnly'): RequestHandler {
+/** Only sandbox clients see sandbox-only routes; every other environment is answered as if the route did not exist. */
+function seesSandboxRoutes(client: AuthenticatedClient): boolean {
+  return client.environment === 'sandbox';
+}
+
+/**
+ * Requires X-Client-Id and X-Api-Key, and a key that reaches `access`. A sandbox-only route answers a client
+ * outside the sandbox with the same 404 as an unknown route, before its scope is looked at, so it looks absent.
+ */
+export function requireClient(authenticator: Authenticator, access: Resource | 'secretOnly', options: { sandboxOnly?: boolean } = {}): RequestHandler {
   return async (req, _res, next) => {
     const clientId = req.get('x-client-id');
     const apiKey = req.get('x-api-key');
@@ -97,6 +106,7 @@ export function requireClient(authenticator: Authenticator, access: Resource | '
     if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH) throw errors.unauthenticated();
     const client = await authenticator.authenticate(clientId, apiKey, { requestId: req.requestId });
     req.client = client;
+    if (options.sandboxOnly && !seesSandboxRoutes(client)) throw routeNotFound(req.method, req.path);
     if (!reaches(client, access)) {
       throw access === 'secretOnly'
         ? new AppError('forbidden', 'This operation needs a secret API key', { key: 'secret_key_required' })

@@ -80,6 +80,11 @@ export interface RenderedError {
   headers: Record<string, string>;
 }
 
+/** The answer for a path no route serves; sandbox-only routes give the same one to clients outside the sandbox. */
+export function routeNotFound(method: string, path: string): AppError {
+  return new AppError('not_found', `No route for ${method} ${path}`, { key: 'route_not_found' });
+}
+
 export function validationError(details: FieldViolation[], message = 'Invalid request'): AppError {
   return new AppError('validation', message, { details });
 }

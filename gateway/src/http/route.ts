@@ -1,10 +1,10 @@
-import { AppError, type CallMeta, type FieldViolation } from '@platform/kit';
+import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { z } from '../openapi/zod';
 import { requireAdmin, requireClient, type Access, type Authenticator } from './auth';
 import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
 import type { AuthenticatedClient } from './context';
-import { TransportError, validationError } from './errors';
+import { routeNotFound, TransportError, validationError } from './errors';
 import { parsePart } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -65,7 +65,7 @@ export interface RouteSpec<
   P extends z.ZodObject | undefined,
   Q extends z.ZodObject | undefined,
   H extends z.ZodObject | undefined,
-  B extends z.ZodObject | undefined,
+  B extends z.ZodType | undefined,
   Resp extends ResponseSpec,
   A extends Access,
 > {
@@ -77,6 +77,8 @@ export interface RouteSpec<
   tags: string[];
   /** The scope a public key needs, or who else may call. */
   resource: A;
+  /** Served to sandbox clients only; any other client gets the 404 of an unknown route. */
+  sandboxOnly?: A extends 'public' | 'admin' ? never : boolean;
   params?: P;
   query?: Q;
   /** Header names in lower case. */
@@ -100,10 +102,12 @@ export interface RouteDefinition {
   description?: string;
   tags: string[];
   resource: Access;
+  sandboxOnly?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
-  body?: z.ZodObject;
+  /** An object schema, or one that turns another JSON shape into an object (a bare array, say). */
+  body?: z.ZodType;
   consumes?: readonly BodyKind[];
   file?: FileField;
   response: ResponseSpec;
@@ -125,7 +129,7 @@ export function defineRoute<
   P extends z.ZodObject | undefined = undefined,
   Q extends z.ZodObject | undefined = undefined,
   H extends z.ZodObject | undefined = undefined,
-  B extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
   Resp extends ResponseSpec = ResponseSpec,
   A extends Access = Access,
 >(spec: RouteSpec<P, Q, H, B, Resp, A>): RouteDefinition {
@@ -166,14 +170,15 @@ export interface RouteGuards {
   bodyLimit: string;
 }
 
-function guardOf(access: Access, guards: RouteGuards): RequestHandler | undefined {
+function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | undefined {
+  const access = route.resource;
   switch (access) {
     case 'public':
       return undefined;
     case 'admin':
       return requireAdmin(guards.adminToken);
     default:
-      return requireClient(guards.authenticator, access);
+      return requireClient(guards.authenticator, access, { sandboxOnly: route.sandboxOnly });
   }
 }
 
@@ -219,7 +224,7 @@ function handlerOf(route: RouteDefinition): RequestHandler {
 export function mountRoutes(app: Express, routes: readonly RouteDefinition[], guards: RouteGuards): void {
   for (const route of routes) {
     const chain: RequestHandler[] = [];
-    const guard = guardOf(route.resource, guards);
+    const guard = guardOf(route, guards);
     if (guard) chain.push(guard);
     if (route.body) chain.push(bodyReader({ consumes: route.consumes ?? ['json'], limit: guards.bodyLimit, file: route.file }));
     chain.push(handlerOf(route));
@@ -237,6 +242,6 @@ export function unmatched(routes: readonly RouteDefinition[]): RequestHandler {
       next(new TransportError('method_not_allowed', `${req.method} is not allowed on ${req.path}`, { Allow: allowed.join(', ') }));
       return;
     }
-    next(new AppError('not_found', `No route for ${req.method} ${req.path}`, { key: 'route_not_found' }));
+    next(routeNotFound(req.method, req.path));
   };
 }

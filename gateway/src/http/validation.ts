@@ -17,3 +17,11 @@ export function parsePart<S extends z.ZodType>(schema: S, input: unknown, part: 
   }
   return undefined;
 }
+
+/**
+ * A schema-level message for a wrong value. A schema's own message wins over the per-parse one above, so a missing
+ * value is named here too.
+ */
+export function requiredOr(message: string): (issue: { input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? 'is required' : message);
+}

@@ -18,12 +18,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'A platform service is unavailable',
 };
 
+const SANDBOX_NOTE = 'Sandbox only: a client whose environment is not `sandbox` gets 404 `route_not_found`, as for an unknown route.';
+
 function errorStatuses(route: RouteDefinition): number[] {
   const statuses = new Set<number>([500, 503, ...(route.errors ?? [])]);
   if (route.params || route.query || route.headers || route.body || route.method === 'post') statuses.add(400);
   if (route.resource !== 'public') statuses.add(401);
   if (route.resource !== 'public' && route.resource !== 'admin') statuses.add(403);
-  if (route.params) statuses.add(404);
+  if (route.params || route.sandboxOnly) statuses.add(404);
   if (route.body) {
     statuses.add(413);
     statuses.add(415);
@@ -64,6 +66,7 @@ function requestBodyOf(route: RouteDefinition): NonNullable<RouteConfig['request
       const fileField = route.file
         ? { [route.file.field]: z.custom<Buffer>().optional().openapi({ type: 'string', format: 'binary', description: `${route.file.contentTypes.join(', ')}; at most ${route.file.maxBytes} bytes` }) }
         : {};
+      if (!(route.body instanceof z.ZodObject)) throw new Error(`${route.method} ${route.path}: a multipart body must be an object schema`);
       content['multipart/form-data'] = { schema: route.body.extend(fileField) };
     }
   }
@@ -94,11 +97,13 @@ function registerRoutes(registry: OpenAPIRegistry, routes: readonly RouteDefinit
       };
     }
     const note = accessNote(route.resource);
+    const sandbox = route.sandboxOnly ? SANDBOX_NOTE : undefined;
     registry.registerPath({
       method: route.method,
       path: route.path,
       summary: route.summary,
-      description: [route.description, note].filter(Boolean).join('\n\n') || undefined,
+      description: [route.description, sandbox, note].filter(Boolean).join('\n\n') || undefined,
+      ...(route.sandboxOnly ? { 'x-sandbox-only': true } : {}),
       tags: route.tags,
       security: securityOf(route.resource),
       request: { params: route.params, query: route.query, headers: headerSchema(route), body: requestBodyOf(route) },

@@ -1,0 +1,360 @@
+import { JsonObject, JsonObjectOut } from '../../http/json';
+import { listSchema, paginationQuery } from '../../http/pagination';
+import { requiredOr } from '../../http/validation';
+import { z } from '../../openapi/zod';
+import { CardInput } from '../tokens/schemas';
+
+export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
+export const SOURCE_TYPES = ['card', 'token', 'customer', 'wallet'] as const;
+export const RECURRENCES = ['initial', 'subsequent', 'unscheduled'] as const;
+export const CHARGE_STATUSES = [
+  'pending',
+  'pre_authorized',
+  'authorized',
+  'failed',
+  'canceled',
+  'voided',
+  'charged_back',
+  'refund_pending',
+  'capture_pending',
+] as const;
+export const SANDBOX_CHARGE_STATUSES = ['authorized', 'voided', 'charged_back', 'refund_pending', 'failed'] as const;
+export const ANTIFRAUD_STATUSES = ['approved', 'reproved', 'failed'] as const;
+
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
+const id = text(200).min(1, 'must not be empty');
+const flag = z.boolean({ error: requiredOr('must be true or false') });
+const minorUnits = z.int({ error: requiredOr('must be a whole number of minor units') }).min(1, 'must be at least 1');
+const installments = z.int({ error: requiredOr('must be a whole number') }).min(1, 'must be at least 1');
+const recurrence = z.enum(RECURRENCES, { error: requiredOr(oneOf(RECURRENCES)) }).openapi({ description: 'Provider recurrence of a card payment' });
+// CVVs are validated by the vault; the messages here never quote what was sent.
+const cardCvv = text(8).min(1, 'must not be empty');
+
+/** The error of a discriminated union; zod reports a missing or unknown discriminator at that field, with the whole object as input. */
+const variantError = (discriminator: string, names: readonly string[]) => ({
+  error: (issue: { input?: unknown; code?: string }) => {
+    if (issue.input === undefined) return 'is required';
+    if (issue.code === 'invalid_type') return 'must be an object';
+    return (issue.input as Record<string, unknown>)[discriminator] === undefined ? 'is required' : oneOf(names);
+  },
+});
+
+const CreditMethod = z
+  .object({
+    paymentType: z.literal('credit'),
+    installments: installments.optional().openapi({ description: '1 when absent' }),
+    recurrence: recurrence.optional(),
+  })
+  .openapi('CreditPaymentMethod');
+
+const DebitMethod = z.object({ paymentType: z.literal('debit'), recurrence: recurrence.optional() }).openapi('DebitPaymentMethod');
+
+const PixMethod = z
+  .object({
+    paymentType: z.literal('pix'),
+    expiresIn: z
+      .int({ error: requiredOr('must be a whole number of seconds') })
+      .min(1, 'must be at least 1')
+      .openapi({ description: 'Seconds until the QR code expires' }),
+    installments: installments.optional().openapi({ description: 'Installment Pix' }),
+  })
+  .openapi('PixPaymentMethod');
+
+const BoletoMethod = z
+  .object({
+    paymentType: z.literal('boleto'),
+    expiresDate: z.iso.date({ error: requiredOr('must be a date (YYYY-MM-DD)') }).openapi({ description: 'Due date' }),
+    instructions: text(500).optional(),
+    interest: JsonObject.optional(),
+    fine: JsonObject.optional(),
+  })
+  .openapi('BoletoPaymentMethod');
+
+const VoucherMethod = z.object({ paymentType: z.literal('voucher'), recurrence: recurrence.optional() }).openapi('VoucherPaymentMethod');
+
+export const PaymentMethodInput = z
+  .discriminatedUnion('paymentType', [CreditMethod, DebitMethod, PixMethod, BoletoMethod, VoucherMethod], variantError('paymentType', PAYMENT_TYPES))
+  .openapi('PaymentMethodInput');
+
+const CardSource = z
+  .object({
+    sourceType: z.literal('card'),
+    cardId: id.optional().openapi({ description: 'A saved card; or send card' }),
+    cardCvv: cardCvv.optional().openapi({ description: 'CVV of the saved card' }),
+    card: CardInput.optional().openapi({ description: 'A card typed by the buyer; or send cardId' }),
+  })
+  .superRefine((source, ctx) => {
+    if (source.cardId === undefined && source.card === undefined) ctx.addIssue({ code: 'custom', path: ['cardId'], message: 'is required (or card)' });
+    if (source.cardId !== undefined && source.card !== undefined) ctx.addIssue({ code: 'custom', message: 'give cardId or card, not both' });
+  })
+  .openapi('CardPaymentSource');
+
+const TokenSource = z.object({ sourceType: z.literal('token'), tokenId: id }).openapi('TokenPaymentSource');
+
+const CustomerSource = z
+  .object({
+    sourceType: z.literal('customer'),
+    customerId: id.optional().openapi({ description: 'A stored customer; or send customer' }),
+    customer: JsonObject.optional().openapi({ description: 'The buyer, inline' }),
+    cardId: id.optional().openapi({ description: 'A saved card of the customer' }),
+    cardCvv: cardCvv.optional(),
+  })
+  .superRefine((source, ctx) => {
+    if (source.customerId === undefined && source.customer === undefined) ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'is required (or customer)' });
+  })
+  .openapi('CustomerPaymentSource');
+
+const WalletSource = z.object({ sourceType: z.literal('wallet'), wallet: JsonObject.optional() }).openapi('WalletPaymentSource');
+
+export const PaymentSourceInput = z
+  .discriminatedUnion('sourceType', [CardSource, TokenSource, CustomerSource, WalletSource], variantError('sourceType', SOURCE_TYPES))
+  .openapi('PaymentSourceInput');
+
+export const SplitRuleInput = z
+  .object({
+    sellerId: id,
+    percentage: z
+      .int({ error: requiredOr('must be a whole number of basis points') })
+      .min(1, 'must be at least 1')
+      .max(10_000, 'must be at most 10000')
+      .optional()
+      .openapi({ description: 'Basis points of the amount' }),
+    amount: minorUnits.optional(),
+    processingFee: flag.optional(),
+    chargeRemainderFee: flag.optional(),
+    liable: flag.optional(),
+  })
+  .superRefine((rule, ctx) => {
+    if ((rule.percentage === undefined) === (rule.amount === undefined)) ctx.addIssue({ code: 'custom', message: 'give either percentage or amount' });
+  })
+  .openapi('SplitRuleInput', { description: 'A share of the charge; the shares add up to the amount' });
+
+const arrayOf = <T extends z.ZodType>(item: T) => z.array(item, { error: requiredOr('must be an array') });
+
+export const CreateChargeBody = z
+  .object({
+    merchantId: id,
+    amount: minorUnits.openapi({ description: 'Minor units', example: 1000 }),
+    currency: z
+      .string({ error: requiredOr('must be a string') })
+      .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
+      .default('BRL')
+      .openapi({ example: 'BRL' }),
+    orderId: text(255).optional(),
+    statementDescriptor: text(255).optional(),
+    description: text(1000).optional(),
+    capture: flag.default(true).openapi({ description: 'false only authorizes (pre_authorized); capture later' }),
+    customerId: id.optional(),
+    paymentMethod: PaymentMethodInput,
+    paymentSource: PaymentSourceInput,
+    splitRules: arrayOf(SplitRuleInput).max(100, 'must list at most 100 rules').optional(),
+    fraudAnalysis: JsonObject.optional().openapi({ description: 'Data for the antifraud provider' }),
+    threeDSecure2: JsonObject.optional().openapi({ description: 'Result of the 3DS2 authentication' }),
+    appInfo: JsonObject.optional().openapi({ description: 'platform, device, system' }),
+    paymentFlow: JsonObject.optional(),
+  })
+  .openapi('CreateChargeRequest');
+
+export const CaptureChargeBody = z
+  .object({ amount: minorUnits.optional().openapi({ description: 'At most the authorized amount; all of it when absent' }) })
+  .openapi('CaptureChargeRequest');
+
+export const VoidChargeBody = z
+  .object({
+    amount: minorUnits.optional().openapi({ description: 'A partial refund; all that is left when absent' }),
+    splitRules: arrayOf(z.object({ sellerId: id, amount: minorUnits }))
+      .max(100, 'must list at most 100 rules')
+      .optional()
+      .openapi({ description: 'How the refund is taken from the split receivers' }),
+  })
+  .openapi('VoidChargeRequest');
+
+export const SandboxChargeStatusBody = z
+  .object({ status: z.enum(SANDBOX_CHARGE_STATUSES, { error: requiredOr(oneOf(SANDBOX_CHARGE_STATUSES)) }) })
+  .openapi('SandboxChargeStatusRequest');
+
+export const AntifraudStatusBody = z
+  .object({ status: z.enum(ANTIFRAUD_STATUSES, { error: requiredOr(oneOf(ANTIFRAUD_STATUSES)) }) })
+  .openapi('AntifraudStatusRequest');
+
+const ThreeDSCardSource = z.object({ sourceType: z.literal('card'), cardId: id }).openapi('ThreeDSCardSource');
+const ThreeDSTokenSource = z.object({ sourceType: z.literal('token'), tokenId: id }).openapi('ThreeDSTokenSource');
+
+export const ThreeDSSetupBody = z
+  .discriminatedUnion('sourceType', [ThreeDSCardSource, ThreeDSTokenSource], variantError('sourceType', ['card', 'token']))
+  .openapi('ThreeDSSetupRequest');
+
+/** A comma-joined list (a repeated key is read the same way), each value one of `values`. */
+function commaJoined<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string())
+    .transform((value, ctx) => {
+      const parts = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      if (parts.length === 0 || parts.some((part) => !(values as readonly string[]).includes(part))) {
+        ctx.addIssue({ code: 'custom', message: `must be one or more of ${values.join(', ')}, comma-joined` });
+        return z.NEVER;
+      }
+      return parts as Array<T[number]>;
+    })
+    .openapi({ type: 'string', example: 'pending,authorized' });
+}
+
+const INSTANT_OR_DAY = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/i;
+const instantOrDayMessage = 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)';
+
+function isInstantOrDay(value: string): boolean {
+  return INSTANT_OR_DAY.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+const instant = z
+  .string()
+  .refine(isInstantOrDay, instantOrDayMessage)
+  .transform((value) => new Date(value))
+  .optional()
+  .openapi({ type: 'string', example: '2026-03-01T00:00:00.000Z' });
+
+const filter = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
+
+export const ListChargesQuery = paginationQuery.extend({
+  merchantId: filter,
+  id: filter,
+  sessionId: filter,
+  status: commaJoined(CHARGE_STATUSES).optional(),
+  paymentType: z.enum(PAYMENT_TYPES, { error: oneOf(PAYMENT_TYPES) }).optional(),
+  orderId: filter,
+  created: z.string().refine(isInstantOrDay, instantOrDayMessage).optional().openapi({ description: 'A day (YYYY-MM-DD) or an instant' }),
+  'created.gt': instant.openapi({ description: 'Created after this instant' }),
+  'created.lt': instant.openapi({ description: 'Created before this instant' }),
+  providerType: filter.openapi({ example: 'SANDBOX' }),
+});
+
+export const ChargeParams = z.object({ id: z.string().min(1).max(200) });
+
+const nullableText = z.string().nullable();
+const nullableInt = z.int().nullable();
+const timestamp = z.iso.datetime();
+
+export const TransactionRequestSchema = z
+  .object({
+    id: z.string(),
+    idempotencyKey: nullableText,
+    providerId: nullableText,
+    providerType: nullableText,
+    transactionId: nullableText.openapi({ description: 'The id at the provider' }),
+    amount: z.int(),
+    authorizationNsu: nullableText,
+    requestStatus: z.string().openapi({ example: 'success', description: 'success, declined or failed (technical)' }),
+    requestType: z.string().openapi({ example: 'authorization' }),
+    responseTs: nullableText.openapi({ description: 'Provider answer time in milliseconds', example: '182' }),
+    providerAuthorization: z.object({ networkAuthorizationCode: nullableText, networkResponseCode: nullableText }).nullable(),
+    declinedCode: nullableText.openapi({ example: 'insufficient_funds' }),
+    message: nullableText,
+    splitRules: z
+      .array(z.object({ sellerId: z.string(), amount: nullableInt }))
+      .openapi({ description: 'Refunds only: how the refund was taken from the split receivers' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('TransactionRequest');
+
+export const ChargeSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    customerId: nullableText,
+    sessionId: nullableText,
+    amount: z.int(),
+    originalAmount: z.int(),
+    capturedAmount: z.int(),
+    refundedAmount: z.int(),
+    currency: z.string().openapi({ example: 'BRL' }),
+    orderId: nullableText,
+    statementDescriptor: nullableText,
+    description: nullableText,
+    capture: z.boolean(),
+    isDispute: z.boolean(),
+    status: z.string().openapi({ example: 'authorized', description: CHARGE_STATUSES.join(', ') }),
+    paymentMethod: z
+      .object({
+        paymentType: z.string(),
+        installments: z.int(),
+        recurrence: nullableText,
+        expiresIn: nullableInt,
+        expiresDate: nullableText,
+        instructions: nullableText,
+        interest: JsonObjectOut.nullable(),
+        fine: JsonObjectOut.nullable(),
+        qrCodeData: nullableText.openapi({ description: 'Pix' }),
+        qrCodeImageUrl: nullableText.openapi({ description: 'Pix' }),
+        barcodeData: nullableText.openapi({ description: 'Boleto' }),
+        barcodeImageUrl: nullableText.openapi({ description: 'Boleto' }),
+        digitableLine: nullableText.openapi({ description: 'Boleto' }),
+        expiresAt: timestamp.nullable(),
+      })
+      .nullable(),
+    paymentSource: z
+      .object({
+        sourceType: z.string(),
+        cardId: nullableText,
+        customerId: nullableText,
+        brand: nullableText,
+        first6digits: nullableText,
+        last4digits: nullableText,
+        cardHolderName: nullableText,
+        expirationMonth: nullableInt,
+        expirationYear: nullableInt,
+        cvvChecked: z.boolean().openapi({ description: 'The provider validated the CVV' }),
+        customer: JsonObjectOut.nullable().openapi({ description: 'The inline customer of the request' }),
+      })
+      .nullable()
+      .openapi({ description: 'The card summary: never its number or CVV' }),
+    transactionRequests: z.array(TransactionRequestSchema),
+    splitRules: z.array(
+      z.object({
+        sellerId: z.string(),
+        percentage: nullableInt,
+        amount: nullableInt,
+        processingFee: z.boolean(),
+        chargeRemainderFee: z.boolean(),
+        liable: z.boolean(),
+      }),
+    ),
+    platformFee: z
+      .object({ amount: z.int(), percentage: nullableInt, fixedAmount: nullableInt })
+      .nullable()
+      .openapi({ description: 'Only with splitRules on a merchant with the platform fee enabled' }),
+    antifraud: z.object({ providerId: nullableText, status: z.string(), updatedAt: timestamp.nullable() }).nullable(),
+    appInfo: JsonObjectOut.nullable(),
+    fraudAnalysis: JsonObjectOut.nullable(),
+    providerId: nullableText,
+    providerType: nullableText,
+    providerName: nullableText.openapi({ description: "The merchant's name for the provider responsible for the transaction" }),
+    declinedCode: nullableText,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Charge');
+
+export const ChargeListSchema = listSchema(ChargeSchema, 'ChargeList');
+
+export const ThreeDSSetupSchema = z
+  .object({
+    id: z.string(),
+    token: z.string().openapi({ description: 'JWT for the device data collection' }),
+    collectUrl: z.string(),
+    providerType: z.string(),
+  })
+  .openapi('ThreeDSSetup');
+
+export type ChargeJson = z.infer<typeof ChargeSchema>;
+export type TransactionRequestJson = z.infer<typeof TransactionRequestSchema>;
+export type ThreeDSSetupJson = z.infer<typeof ThreeDSSetupSchema>;
+export type CreateChargeInput = z.infer<typeof CreateChargeBody>;
+export type VoidChargeInput = z.infer<typeof VoidChargeBody>;
+export type ListChargesInput = z.infer<typeof ListChargesQuery>;
+export type ThreeDSSetupInput = z.infer<typeof ThreeDSSetupBody>;

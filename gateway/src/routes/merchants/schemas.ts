@@ -1,0 +1,138 @@
+import { JsonObject, JsonObjectOut } from '../../http/json';
+import { listSchema, paginationQuery } from '../../http/pagination';
+import { requiredOr } from '../../http/validation';
+import { z } from '../../openapi/zod';
+
+export const CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
+export const FEE_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher', 'default'] as const;
+
+const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
+const required = (max: number) => text(max).min(1, 'must not be empty');
+const wholeNumber = () => z.int({ error: requiredOr('must be a whole number') });
+
+// Some integrators send the merchant category code as a number; it is a code, so it travels as text.
+const mcc = z
+  .preprocess((v) => (typeof v === 'number' ? String(v) : v), required(8))
+  .openapi({ type: 'string', example: '5411', description: 'Merchant category code' });
+
+/** The type names the provider adapter; every other key is a secret of that provider, stored encrypted and never shown. */
+export const CredentialsInput = z
+  .looseObject({
+    type: z.enum(CREDENTIAL_TYPES, { error: requiredOr(`must be one of ${CREDENTIAL_TYPES.join(', ')}`) }),
+  })
+  .openapi('ProviderCredentialsInput', { description: 'type plus the secret fields of that provider (never returned)' });
+
+export const ProviderInput = z
+  .object({
+    name: required(100).openapi({ example: 'sandbox-primary' }),
+    priority: wholeNumber().min(1, 'must be at least 1').openapi({ description: '1 is tried first', example: 1 }),
+    credentials: CredentialsInput,
+    options: JsonObject.optional(),
+  })
+  .openapi('ProviderInput');
+
+export const CreateMerchantBody = z
+  .object({
+    mcc,
+    name: text(200).optional(),
+    merchantName: text(200).optional(),
+    merchantUrl: text(2000).optional(),
+    providers: z.array(ProviderInput, { error: requiredOr('must be an array') }).max(20, 'must list at most 20 providers'),
+  })
+  .openapi('CreateMerchantRequest');
+
+export const UpdateMerchantBody = z
+  .object({
+    mcc: mcc.optional(),
+    name: text(200).optional(),
+    merchantName: text(200).optional(),
+    merchantUrl: text(2000).optional(),
+  })
+  .openapi('UpdateMerchantRequest');
+
+export const UpdateProviderBody = z
+  .object({
+    name: required(100).optional(),
+    priority: wholeNumber().min(1, 'must be at least 1').optional(),
+    credentials: CredentialsInput.optional().openapi({ description: 'Replaces the stored credentials as a whole' }),
+    options: JsonObject.optional(),
+  })
+  .openapi('UpdateProviderRequest');
+
+export const PlatformFeeRuleInput = z
+  .object({
+    percentage: wholeNumber().min(0, 'must be at least 0').optional().openapi({ description: 'Basis points of the amount (100 = 1%)' }),
+    fixedAmount: wholeNumber().min(0, 'must be at least 0').optional().openapi({ description: 'Minor units' }),
+    paymentMethod: z.enum(FEE_PAYMENT_METHODS, { error: requiredOr(`must be one of ${FEE_PAYMENT_METHODS.join(', ')}`) }),
+    installment: wholeNumber().min(1, 'must be at least 1').optional(),
+  })
+  .openapi('PlatformFeeRuleInput');
+
+const rules = z.array(PlatformFeeRuleInput, { error: requiredOr('must be an array') }).max(100, 'must list at most 100 rules');
+
+// The rules may come as the bare array or wrapped in {rules}; both are read as {rules}.
+export const ReplacePlatformFeeBody = z
+  .preprocess((v) => (Array.isArray(v) ? { rules: v } : v), z.object({ rules }))
+  .openapi('ReplacePlatformFeeRequest', { description: 'The rules as {"rules": [...]} or as a bare array; they replace the stored ones' });
+
+export const PlatformFeeEnabledBody = z
+  .object({ enabled: z.boolean({ error: requiredOr('must be true or false') }) })
+  .openapi('PlatformFeeEnabledRequest');
+
+export const MerchantParams = z.object({ id: z.string().min(1).max(200) });
+export const ProviderParams = MerchantParams;
+export const ListMerchantsQuery = paginationQuery;
+
+export const ProviderSchema = z
+  .object({
+    id: z.string(),
+    merchantId: z.string(),
+    name: z.string(),
+    priority: z.int(),
+    credentials: z.object({ type: z.string().openapi({ example: 'SANDBOX' }) }).openapi({ description: 'Only the type: secrets are never returned' }),
+    options: JsonObjectOut.nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Provider');
+
+export const MerchantSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    mcc: z.string(),
+    name: z.string().nullable(),
+    merchantName: z.string().nullable(),
+    merchantUrl: z.string().nullable(),
+    status: z.string().openapi({ example: 'active' }),
+    providers: z.array(ProviderSchema),
+    platformFeeEnabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Merchant');
+
+export const MerchantListSchema = listSchema(MerchantSchema, 'MerchantList');
+
+export const PlatformFeeSchema = z
+  .object({
+    merchantId: z.string(),
+    platformFeeEnabled: z.boolean(),
+    rules: z.array(
+      z.object({
+        percentage: z.int().nullable(),
+        fixedAmount: z.int().nullable(),
+        paymentMethod: z.string(),
+        installment: z.int().nullable(),
+      }),
+    ),
+  })
+  .openapi('PlatformFee');
+
+export type ProviderJson = z.infer<typeof ProviderSchema>;
+export type MerchantJson = z.infer<typeof MerchantSchema>;
+export type PlatformFeeJson = z.infer<typeof PlatformFeeSchema>;
+export type CreateMerchantInput = z.infer<typeof CreateMerchantBody>;
+export type UpdateMerchantInput = z.infer<typeof UpdateMerchantBody>;
+export type UpdateProviderInput = z.infer<typeof UpdateProviderBody>;
+export type PlatformFeeRuleInputJson = z.infer<typeof PlatformFeeRuleInput>;

@@ -1,0 +1,118 @@
+import type { payments } from '@platform/contracts';
+import request from 'supertest';
+import { auth, buildGateway, CLIENT_ID, upstreamCalls } from './helpers';
+import { BACKUP_PROVIDER_ID, FLOW_ID, MERCHANT_ID, meta, PROVIDER_ID, sampleFlow } from './paymentSamples';
+
+const flowJson = {
+  id: FLOW_ID,
+  clientId: CLIENT_ID,
+  merchantId: MERCHANT_ID,
+  name: 'high tickets',
+  paymentMethod: 'credit',
+  rules: [
+    {
+      when: { amountGte: 100_000, amountLte: null, cardBrand: 'visa', installmentsGte: null, currency: null },
+      route: [BACKUP_PROVIDER_ID, PROVIDER_ID],
+    },
+  ],
+  defaultRoute: [PROVIDER_ID],
+  createdAt: '2026-03-04T05:06:07.089Z',
+  updatedAt: '2026-03-05T05:06:07.001Z',
+};
+
+const body = {
+  merchantId: MERCHANT_ID,
+  name: 'high tickets',
+  paymentMethod: 'credit',
+  rules: [{ when: { amountGte: 100_000, cardBrand: 'visa' }, route: [BACKUP_PROVIDER_ID, PROVIDER_ID] }],
+  defaultRoute: [PROVIDER_ID],
+};
+
+describe('/v1/flows', () => {
+  it('POST maps the flow to CreateFlowRequest and answers 201 with every condition key (null when unset)', async () => {
+    const gw = buildGateway({ payments: { createFlow: async () => sampleFlow() } });
+    const res = await request(gw.app).post('/v1/flows').set(auth()).set('X-Idempotency-Key', 'flow-1').send(body);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual(flowJson);
+    const [call] = upstreamCalls(gw.paymentsCalls);
+    const expected: payments.CreateFlowRequest = {
+      clientId: CLIENT_ID,
+      merchantId: MERCHANT_ID,
+      name: 'high tickets',
+      paymentMethod: 'credit',
+      rules: [{ when: { amountGte: 100_000, cardBrand: 'visa' }, route: [BACKUP_PROVIDER_ID, PROVIDER_ID] }],
+      defaultRoute: [PROVIDER_ID],
+    };
+    expect(call!.request).toEqual(expected);
+    expect(call!.meta?.idempotencyKey).toBe('flow-1');
+  });
+
+  it('POST takes a flow with only a default route, and names each bad field', async () => {
+    const gw = buildGateway({ payments: { createFlow: async () => sampleFlow({ rules: [], name: '' }) } });
+    const minimal = await request(gw.app).post('/v1/flows').set(auth()).send({ merchantId: MERCHANT_ID, paymentMethod: 'pix', defaultRoute: [PROVIDER_ID] });
+    expect(minimal.status).toBe(201);
+    expect(minimal.body).toMatchObject({ rules: [], name: null });
+    expect(upstreamCalls(gw.paymentsCalls)[0]!.request).toEqual({
+      clientId: CLIENT_ID,
+      merchantId: MERCHANT_ID,
+      name: '',
+      paymentMethod: 'pix',
+      rules: [],
+      defaultRoute: [PROVIDER_ID],
+    });
+
+    const bad = await request(gw.app)
+      .post('/v1/flows')
+      .set(auth())
+      .send({ paymentMethod: 'cash', rules: [{ when: { amountGte: -1, installmentsGte: 'two' }, route: 'p1' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { field: 'merchantId', message: 'is required' },
+      { field: 'paymentMethod', message: 'must be one of credit, debit, pix, boleto, voucher' },
+      { field: 'rules.0.when.amountGte', message: 'must be at least 0' },
+      { field: 'rules.0.when.installmentsGte', message: 'must be a whole number' },
+      { field: 'rules.0.route', message: 'must be an array' },
+      { field: 'defaultRoute', message: 'is required' },
+    ]);
+    const noMethod = await request(gw.app).post('/v1/flows').set(auth()).send({ merchantId: MERCHANT_ID, defaultRoute: [PROVIDER_ID] });
+    expect(noMethod.body.error.details).toEqual([{ field: 'paymentMethod', message: 'is required' }]);
+    expect(upstreamCalls(gw.paymentsCalls)).toHaveLength(1);
+  });
+
+  it('GET list filters by merchantId and paginates', async () => {
+    const gw = buildGateway({ payments: { listFlows: async () => ({ items: [sampleFlow()], meta: meta() }) } });
+    const res = await request(gw.app).get(`/v1/flows?merchantId=${MERCHANT_ID}&limit=20`).set(auth());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ items: [flowJson], meta: meta() });
+    expect(upstreamCalls(gw.paymentsCalls)[0]!.request).toEqual({ clientId: CLIENT_ID, page: { page: 1, limit: 20, sort: 'DESC' }, merchantId: MERCHANT_ID });
+  });
+
+  it('GET by id and PUT pass the path id; PUT keeps the merchant of the flow', async () => {
+    const gw = buildGateway({ payments: { getFlow: async () => sampleFlow(), replaceFlow: async () => sampleFlow({ paymentMethod: 'debit' }) } });
+    expect((await request(gw.app).get(`/v1/flows/${FLOW_ID}`).set(auth())).body).toEqual(flowJson);
+    const put = await request(gw.app)
+      .put(`/v1/flows/${FLOW_ID}`)
+      .set(auth())
+      .send({ ...body, paymentMethod: 'debit', merchantId: 'another-merchant' });
+    expect(put.status).toBe(200);
+    expect(put.body.paymentMethod).toBe('debit');
+    const calls = upstreamCalls(gw.paymentsCalls);
+    expect(calls[0]!.request).toEqual({ clientId: CLIENT_ID, id: FLOW_ID });
+    const expected: payments.ReplaceFlowRequest = {
+      clientId: CLIENT_ID,
+      id: FLOW_ID,
+      name: 'high tickets',
+      paymentMethod: 'debit',
+      rules: [{ when: { amountGte: 100_000, cardBrand: 'visa' }, route: [BACKUP_PROVIDER_ID, PROVIDER_ID] }],
+      defaultRoute: [PROVIDER_ID],
+    };
+    expect(calls[1]!.request).toEqual(expected);
+  });
+
+  it('needs the flows scope for a public key', async () => {
+    const gw = buildGateway();
+    const res = await request(gw.app).get('/v1/flows').set(auth('pk_charges'));
+    expect(res.status).toBe(403);
+    expect(res.body.error.key).toBe('scope_not_allowed');
+  });
+});
