@@ -70,19 +70,28 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     payments: { ...(options.vaultKeys ?? newVaultKeys()), PUBLIC_URL: publicUrl },
   };
 
+  // Every process learns where every service listens (`<NAME>_GRPC_URL`): the gateway calls them all, and a
+  // service asks another one a question that needs an answer now (customers asks payments about cards).
+  const ports = new Map<ServiceName, number>();
   for (const service of SERVICES) {
     const port = await freePort();
+    ports.set(service.name, port);
+    gatewayEnv[service.addressEnv] = `127.0.0.1:${port}`;
+  }
+  const addresses = Object.fromEntries(SERVICES.map((s) => [s.addressEnv, `127.0.0.1:${ports.get(s.name)}`]));
+
+  for (const service of SERVICES) {
+    const port = ports.get(service.name)!;
     const databaseUrl = await options.ensureDatabase(`${options.databasePrefix ?? ''}${service.database}`);
     processes[service.name] = managedProcess({
       name: service.name,
       entry: path.join(options.repoRoot, 'services', service.name, 'dist', 'main.js'),
       cwd: options.repoRoot,
-      env: { ...baseEnv, ...ownEnv[service.name], GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
+      env: { ...baseEnv, ...addresses, ...ownEnv[service.name], GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
       onLine: options.onLine,
       onExit: options.onExit,
     });
     ready[service.name] = () => checkHealth(`127.0.0.1:${port}`, { waitMs: 30_000 });
-    gatewayEnv[service.addressEnv] = `127.0.0.1:${port}`;
   }
 
   processes.gateway = managedProcess({

@@ -128,6 +128,15 @@ and every key of .Values.defaults. The templates use it as
 {{- $components := list -}}
 {{- $upstreams := dict -}}
 {{- $nats := $V.global.nats -}}
+{{- /* Every component learns where every service listens: the gateway calls them all, and a service may ask
+       another a question that needs an answer now (customers asks payments about cards). */ -}}
+{{- range $name := keys $V.services | sortAlpha -}}
+{{- $values := default (dict) (get $V.services $name) -}}
+{{- if or (not (hasKey $values "enabled")) $values.enabled -}}
+{{- $port := int (default (default 50051 $V.defaults.grpcPort) $values.grpcPort) -}}
+{{- $_ := set $upstreams (printf "%s_GRPC_URL" ($name | upper | replace "-" "_")) (printf "%s:%d" (printf "%s-%s" $fullname $name | trunc 63 | trimSuffix "-") $port) -}}
+{{- end -}}
+{{- end -}}
 {{- range $name := keys $V.services | sortAlpha -}}
 {{- $values := default (dict) (get $V.services $name) -}}
 {{- if or (not (hasKey $values "enabled")) $values.enabled -}}
@@ -152,6 +161,12 @@ and every key of .Values.defaults. The templates use it as
 {{- $_ := set $env "LOG_LEVEL" (dict "value" (toString (default $V.global.logLevel $c.logLevel))) -}}
 {{- $_ := set $env "GRPC_PORT" (dict "value" (toString $port)) -}}
 {{- $_ := set $env "DATABASE_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" $databaseSecret "key" (default $name $database.secretKey)))) -}}
+{{- $own := printf "%s_GRPC_URL" ($name | upper | replace "-" "_") -}}
+{{- range $key, $url := $upstreams -}}
+{{- if ne $key $own -}}
+{{- $_ := set $env $key (dict "value" $url) -}}
+{{- end -}}
+{{- end -}}
 {{- if $nats.existingSecret -}}
 {{- $_ := set $env "NATS_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" $nats.existingSecret "key" (default "nats-url" $nats.secretKey)))) -}}
 {{- else if $nats.url -}}
@@ -171,7 +186,6 @@ and every key of .Values.defaults. The templates use it as
 {{- $_ := set $c "envVars" $env -}}
 {{- $_ := include "platform.validate" $c -}}
 {{- $components = append $components $c -}}
-{{- $_ := set $upstreams (printf "%s_GRPC_URL" ($name | upper | replace "-" "_")) (printf "%s:%d" $componentName $port) -}}
 {{- end -}}
 {{- end -}}
 {{- if $V.gateway.enabled -}}

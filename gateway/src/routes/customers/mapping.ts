@@ -1,7 +1,10 @@
 import type { customers } from '@platform/contracts';
 import { requiredTimestamp, textOrNull } from '../../http/json';
 import { toPageRequest } from '../../http/pagination';
-import { ADDRESS_FIELDS, type CreateCustomerInput, type CustomerJson, type ListCustomersInput, type UpdateCustomerInput } from './schemas';
+import {
+  ADDRESS_FIELDS,
+  type CustomerCardJson,
+  type CreateCustomerInput, type CustomerJson, type ListCustomersInput, type UpdateCustomerInput } from './schemas';
 
 type AddressJson = NonNullable<CustomerJson['address']>;
 
@@ -60,5 +63,22 @@ export function toListCustomersRequest(clientId: string, query: ListCustomersInp
     documentType: query['document.type'],
     documentNumber: query['document.number'],
     email: query.email,
+  };
+}
+
+export function toCustomerCardJson(card: customers.CustomerCard): CustomerCardJson {
+  return {
+    id: card.id,
+    status: card.status,
+    brand: card.brand,
+    cardHolderName: card.cardHolderName,
+    first6digits: card.first6digits,
+    last4digits: card.last4digits,
+    expirationMonth: card.expirationMonth,
+    expirationYear: card.expirationYear,
+    fingerprint: card.fingerprint,
+    cvvChecked: card.cvvChecked,
+    createdAt: requiredTimestamp(card.createdAt, 'createdAt'),
+    linkedAt: requiredTimestamp(card.linkedAt, 'linkedAt'),
   };
 }

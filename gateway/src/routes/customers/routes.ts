@@ -1,13 +1,16 @@
 import type { CustomersClient } from '../../clients';
-import { toList } from '../../http/pagination';
+import { toList, toPageRequest } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toCreateCustomerRequest, toCustomerJson, toListCustomersRequest, toUpdateCustomerRequest } from './mapping';
+import { toCreateCustomerRequest, toCustomerCardJson, toCustomerJson, toListCustomersRequest, toUpdateCustomerRequest } from './mapping';
 import {
+  AddCustomerCardBody,
   CreateCustomerBody,
+  CustomerCardListSchema,
   CreateCustomerQuery,
   CustomerListSchema,
   CustomerParams,
   CustomerSchema,
+  ListCustomerCardsQuery,
   ListCustomersQuery,
   UpdateCustomerBody,
 } from './schemas';
@@ -75,6 +78,34 @@ export function customerRoutes({ customers }: { customers: CustomersClient }): R
       params: CustomerParams,
       response: { status: 200, description: 'The deleted customer', schema: CustomerSchema },
       handler: async ({ client, params, call }) => toCustomerJson(await customers.deleteCustomer({ clientId: client.clientId, id: params.id }, call)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/customers/{id}/cards',
+      summary: "Link a saved card to a customer",
+      description: "The card must be one of the caller's saved cards; linking the same card again changes nothing.",
+      tags,
+      resource: 'customers',
+      params: CustomerParams,
+      body: AddCustomerCardBody,
+      response: { status: 204, description: 'Linked' },
+      handler: async ({ client, params, body, call }) => {
+        await customers.addCustomerCard({ clientId: client.clientId, customerId: params.id, cardId: body.cardId }, call);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/customers/{id}/cards',
+      summary: "List a customer's saved cards, newest link first",
+      tags,
+      resource: 'customers',
+      params: CustomerParams,
+      query: ListCustomerCardsQuery,
+      response: { status: 200, description: 'A page of cards', schema: CustomerCardListSchema },
+      handler: async ({ client, params, query, call }) => {
+        const page = await customers.listCustomerCards({ clientId: client.clientId, customerId: params.id, page: toPageRequest(query) }, call);
+        return toList(page.items.map(toCustomerCardJson), page.meta);
+      },
     }),
   ];
 }

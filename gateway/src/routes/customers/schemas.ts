@@ -1,4 +1,5 @@
 import { paginationQuery, listSchema } from '../../http/pagination';
+import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
 const required = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -83,3 +84,33 @@ export type CustomerJson = z.infer<typeof CustomerSchema>;
 export type CreateCustomerInput = z.infer<typeof CreateCustomerBody>;
 export type UpdateCustomerInput = z.infer<typeof UpdateCustomerBody>;
 export type ListCustomersInput = z.infer<typeof ListCustomersQuery>;
+
+export const AddCustomerCardBody = z
+  .object({
+    cardId: z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').openapi({ description: 'A saved card (POST /v1/cards) of this client' }),
+  })
+  .openapi('AddCustomerCardRequest');
+
+export const ListCustomerCardsQuery = paginationQuery;
+
+export const CustomerCardSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    brand: z.string().openapi({ example: 'visa' }),
+    cardHolderName: z.string(),
+    first6digits: z.string(),
+    last4digits: z.string(),
+    expirationMonth: z.int(),
+    expirationYear: z.int(),
+    fingerprint: z.string(),
+    cvvChecked: z.boolean(),
+    createdAt: z.iso.datetime(),
+    linkedAt: z.iso.datetime().openapi({ description: 'When the card was linked to the customer' }),
+  })
+  .openapi('CustomerCard');
+
+export const CustomerCardListSchema = listSchema(CustomerCardSchema, 'CustomerCardList');
+
+export type AddCustomerCardInput = z.infer<typeof AddCustomerCardBody>;
+export type CustomerCardJson = z.infer<typeof CustomerCardSchema>;
