@@ -20,7 +20,7 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', globalThis: 'readonly' },
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', globalThis: 'readonly', fetch: 'readonly' },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
