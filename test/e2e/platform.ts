@@ -4,13 +4,13 @@ import { launchPlatform, type Platform } from '@platform/devstack';
 import { HARNESS_ENV, testNatsUrl } from '@platform/testkit';
 
 export interface TestPlatform extends Platform {
-  /** The last lines the processes printed, for a failing test's message. */
+  /** What the processes printed (the last 50,000 lines). */
   output(): string;
   databaseUrl(service: string): string;
 }
 
 /** The whole platform as child processes, on the run's PostgreSQL (databases of its own) and NATS. */
-export async function startTestPlatform(prefix: string, env: NodeJS.ProcessEnv = {}): Promise<TestPlatform> {
+export async function startTestPlatform(prefix: string, env: NodeJS.ProcessEnv = {}, logLevel = 'warn'): Promise<TestPlatform> {
   const adminUrl = process.env[HARNESS_ENV.postgresAdminUrl];
   if (!adminUrl) throw new Error('run through npm test');
   const lines: string[] = [];
@@ -20,7 +20,7 @@ export async function startTestPlatform(prefix: string, env: NodeJS.ProcessEnv =
     repoRoot: path.resolve(__dirname, '..', '..'),
     natsUrl: testNatsUrl(),
     databasePrefix,
-    logLevel: 'warn',
+    logLevel,
     env: { SHUTDOWN_GRACE_MS: '2000', ...env },
     ensureDatabase: async (name) => {
       const admin = new Client({ connectionString: adminUrl });
@@ -37,7 +37,7 @@ export async function startTestPlatform(prefix: string, env: NodeJS.ProcessEnv =
     },
     onLine: (name, line) => {
       lines.push(`[${name}] ${line}`);
-      if (lines.length > 300) lines.shift();
+      if (lines.length > 50_000) lines.shift();
     },
   });
   return {
