@@ -54,7 +54,8 @@ function summary(name, result) {
 
 async function main() {
   const quiet = () => undefined;
-  const [postgres, nats] = await Promise.all([startPostgres(), startNats()]);
+  // Durable like production (fsync, synchronous commit): both runs pay the same price for each commit.
+  const [postgres, nats] = await Promise.all([startPostgres({ durable: true }), startNats()]);
   const children = [];
   let platform;
   try {
@@ -79,6 +80,8 @@ async function main() {
       natsUrl: nats.url,
       logLevel: 'warn',
       onLine: quiet,
+      // BENCH_PROFILE=<dir> writes a V8 CPU profile of every service and the gateway there, at stop.
+      nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
     });
     const base = platform.gatewayUrl;
     const post = async (route, body, headers) => {

