@@ -28,6 +28,8 @@ describe('gRPC bootstrap', () => {
         listCustomers: async () => ({ items: [], meta: undefined }),
         updateCustomer: async (req) => customer(req.id),
         deleteCustomer: async (req) => customer(req.id),
+        addCustomerCard: async () => ({}),
+        listCustomerCards: async () => ({ items: [], meta: undefined }),
       },
       silentLog,
     );
