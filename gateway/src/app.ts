@@ -21,6 +21,7 @@ import { merchantRoutes } from './routes/merchants/routes';
 import { settingsRoutes } from './routes/settings/routes';
 import { subscriptionRoutes } from './routes/subscriptions/routes';
 import { tokenRoutes } from './routes/tokens/routes';
+import { webhookRoutes } from './routes/webhooks/routes';
 
 export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'>;
 
@@ -47,6 +48,7 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...tokenRoutes(clients),
     ...cardRoutes(clients),
     ...chargeRoutes(clients),
+    ...webhookRoutes(clients),
   ];
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
 

@@ -1,11 +1,12 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { customers, payments, settings } from '@platform/contracts';
+import { customers, payments, settings, webhooks } from '@platform/contracts';
 import { createPromiseClient, type PromiseClient } from '@platform/kit';
 import { service as healthService } from 'grpc-health-check';
 
 export type SettingsClient = PromiseClient<typeof settings.SettingsServiceService>;
 export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
 export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
+export type WebhooksClient = PromiseClient<typeof webhooks.WebhooksServiceService>;
 
 export const UPSTREAMS = ['settings', 'customers', 'payments'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
@@ -18,6 +19,7 @@ export interface GatewayClients {
   settings: SettingsClient;
   customers: CustomersClient;
   payments: PaymentsClient;
+  webhooks: WebhooksClient;
   health: Record<Upstream, HealthProbe>;
 }
 
@@ -66,12 +68,14 @@ export function createGrpcClients(options: {
   settingsUrl: string;
   customersUrl: string;
   paymentsUrl: string;
+  webhooksUrl: string;
   healthTimeoutMs?: number;
 }): ClosableClients {
   const timeoutMs = options.healthTimeoutMs ?? 1000;
   const settingsClient = createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, options.settingsUrl);
   const customersClient = createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, options.customersUrl);
   const paymentsClient = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, options.paymentsUrl);
+  const webhooksClient = createPromiseClient(webhooks.WebhooksServiceService, webhooks.WebhooksServiceClient, options.webhooksUrl);
   const settingsHealth = healthProbe(options.settingsUrl, grpcServiceName(settings.SettingsServiceService), timeoutMs);
   const customersHealth = healthProbe(options.customersUrl, grpcServiceName(customers.CustomersServiceService), timeoutMs);
   const paymentsHealth = healthProbe(options.paymentsUrl, grpcServiceName(payments.PaymentsServiceService), timeoutMs);
@@ -79,9 +83,10 @@ export function createGrpcClients(options: {
     settings: settingsClient,
     customers: customersClient,
     payments: paymentsClient,
+    webhooks: webhooksClient,
     health: { settings: settingsHealth.probe, customers: customersHealth.probe, payments: paymentsHealth.probe },
     close: () => {
-      for (const c of [settingsClient, customersClient, paymentsClient, settingsHealth, customersHealth, paymentsHealth]) c.close();
+      for (const c of [settingsClient, customersClient, paymentsClient, webhooksClient, settingsHealth, customersHealth, paymentsHealth]) c.close();
     },
   };
 }

@@ -9,6 +9,7 @@ const schema = z.object({
   SETTINGS_GRPC_URL: hostPort,
   CUSTOMERS_GRPC_URL: hostPort,
   PAYMENTS_GRPC_URL: hostPort,
+  WEBHOOKS_GRPC_URL: hostPort,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters'),
   /** External base URL, used for links in answers (logo URLs). Defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
     settingsUrl: config.SETTINGS_GRPC_URL,
     customersUrl: config.CUSTOMERS_GRPC_URL,
     paymentsUrl: config.PAYMENTS_GRPC_URL,
+    webhooksUrl: config.WEBHOOKS_GRPC_URL,
     healthTimeoutMs: config.HEALTH_TIMEOUT_MS,
   });
   const server = await listen(createApp({ clients, config, log }), { host: config.HOST, port: config.PORT, log });

@@ -52,7 +52,7 @@ describe('GET /health', () => {
     afterAll(() => server.forceShutdown());
 
     it('asks each upstream about its own service name', async () => {
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, paymentsUrl: address, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, paymentsUrl: address, webhooksUrl: address, healthTimeoutMs: 2000 });
       try {
         const app = createApp({
           clients,
@@ -82,7 +82,7 @@ describe('GET /health', () => {
         closed.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
       );
       await new Promise<void>((resolve) => closed.tryShutdown(() => resolve()));
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, paymentsUrl: address, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, paymentsUrl: address, webhooksUrl: address, healthTimeoutMs: 2000 });
       try {
         const app = createApp({ clients, config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
         const res = await request(app).get('/health');

@@ -3,7 +3,7 @@ import { AppError, REDACT_PATHS, type Clock, type Logger } from '@platform/kit';
 import type { customers, settings } from '@platform/contracts';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../src/app';
-import type { CustomersClient, GatewayClients, HealthProbe, PaymentsClient, SettingsClient, Upstream } from '../src/clients';
+import type { CustomersClient, GatewayClients, HealthProbe, PaymentsClient, SettingsClient, Upstream, WebhooksClient } from '../src/clients';
 
 export interface RecordedCall {
   method: string;
@@ -51,6 +51,7 @@ export const KEYS: Record<string, { keyKind: string; scopes: string[]; environme
   pk_tokens: { keyKind: 'public', scopes: ['tokens'] },
   pk_live_tokens: { keyKind: 'public', scopes: ['tokens'], environment: 'live' },
   pk_all: { keyKind: 'public', scopes: ['*'] },
+  pk_webhooks: { keyKind: 'public', scopes: ['webhooks'] },
 };
 
 export const auth = (apiKey = SECRET_KEY, clientId = CLIENT_ID) => ({ 'X-Client-Id': clientId, 'X-Api-Key': apiKey });
@@ -120,24 +121,28 @@ export interface TestGateway {
   settingsCalls: RecordedCall[];
   customersCalls: RecordedCall[];
   paymentsCalls: RecordedCall[];
+  webhooksCalls: RecordedCall[];
   settingsImpl: Impl;
   customersImpl: Impl;
   paymentsImpl: Impl;
+  webhooksImpl: Impl;
   lines: Array<Record<string, unknown>>;
   clock: ManualClock;
 }
 
 export function buildGateway(
-  options: { settings?: Impl; customers?: Impl; payments?: Impl; health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig> } = {},
+  options: { settings?: Impl; customers?: Impl; payments?: Impl; webhooks?: Impl; health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig> } = {},
 ): TestGateway {
   const settingsFake = fakeClient<SettingsClient>({ authenticate: fakeAuthenticate, ...options.settings } as Impl);
   const customersFake = fakeClient<CustomersClient>({ ...options.customers });
   const paymentsFake = fakeClient<PaymentsClient>({ ...options.payments });
+  const webhooksFake = fakeClient<WebhooksClient>({ ...options.webhooks });
   const serving: HealthProbe = async () => 'SERVING';
   const clients: GatewayClients = {
     settings: settingsFake.client,
     customers: customersFake.client,
     payments: paymentsFake.client,
+    webhooks: webhooksFake.client,
     health: {
       settings: options.health?.settings ?? serving,
       customers: options.health?.customers ?? serving,
@@ -152,9 +157,11 @@ export function buildGateway(
     settingsCalls: settingsFake.calls,
     customersCalls: customersFake.calls,
     paymentsCalls: paymentsFake.calls,
+    webhooksCalls: webhooksFake.calls,
     settingsImpl: settingsFake.impl,
     customersImpl: customersFake.impl,
     paymentsImpl: paymentsFake.impl,
+    webhooksImpl: webhooksFake.impl,
     lines,
     clock,
   };

@@ -6,7 +6,7 @@ import type { AuthenticatedClient } from './context';
 import { routeNotFound } from './errors';
 
 /** The resources a public key can be scoped to, as route `resource` names. */
-export const RESOURCES = ['cards', 'charges', 'customers', 'flows', 'merchants', 'providers', 'settings', 'subscriptions', 'tokens'] as const;
+export const RESOURCES = ['cards', 'charges', 'customers', 'flows', 'merchants', 'providers', 'settings', 'subscriptions', 'tokens', 'webhooks'] as const;
 export type Resource = (typeof RESOURCES)[number];
 /** Who may call a route: a client whose key reaches the resource, anyone, the operator, or a secret key only. */
 export type Access = Resource | 'public' | 'admin' | 'secretOnly';

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { freePort, waitForPort } from '@platform/testkit';
 import { checkHealth } from './health';
@@ -9,6 +9,7 @@ export const SERVICES = [
   { name: 'settings', database: 'settings', addressEnv: 'SETTINGS_GRPC_URL' },
   { name: 'customers', database: 'customers', addressEnv: 'CUSTOMERS_GRPC_URL' },
   { name: 'payments', database: 'payments', addressEnv: 'PAYMENTS_GRPC_URL' },
+  { name: 'webhooks', database: 'webhooks', addressEnv: 'WEBHOOKS_GRPC_URL' },
 ] as const;
 
 /** Keys of the card vault; they must stay the same across restarts, or stored cards can no longer be read. */
@@ -22,6 +23,14 @@ export function newVaultKeys(): VaultKeys {
 }
 
 export type ServiceName = (typeof SERVICES)[number]['name'];
+
+/**
+ * The key that seals webhook signing keys must outlive restarts like the vault keys, so the launcher derives it from
+ * them instead of keeping another file. Only for local runs: a deployment sets WEBHOOKS_SIGNING_KEY itself.
+ */
+function webhooksSigningKey(vaultKeys: VaultKeys): string {
+  return Buffer.from(hkdfSync('sha256', vaultKeys.CARD_ENCRYPTION_KEY, Buffer.alloc(0), 'devstack:webhooks-signing-key', 32)).toString('hex');
+}
 
 export interface PlatformOptions {
   repoRoot: string;
@@ -68,8 +77,17 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
   const gatewayEnv: NodeJS.ProcessEnv = { ...baseEnv };
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
+  const vaultKeys = options.vaultKeys ?? newVaultKeys();
   const ownEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {
-    payments: { ...(options.vaultKeys ?? newVaultKeys()), PUBLIC_URL: publicUrl },
+    payments: { ...vaultKeys, PUBLIC_URL: publicUrl },
+    // Receivers run on this machine, so loopback endpoints are allowed unless the environment says otherwise; the
+    // rest (a short WEBHOOKS_RETRY_SCHEDULE, say) comes through baseEnv. Platforms sharing a NATS server (tests) each
+    // need their own durable consumer, so it is named after their databases.
+    webhooks: {
+      WEBHOOKS_SIGNING_KEY: baseEnv.WEBHOOKS_SIGNING_KEY ?? webhooksSigningKey(vaultKeys),
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: baseEnv.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? 'true',
+      WEBHOOKS_FANOUT_DURABLE: baseEnv.WEBHOOKS_FANOUT_DURABLE ?? `${options.databasePrefix ?? ''}webhooks-fanout`.replace(/[^A-Za-z0-9_-]/g, '_'),
+    },
   };
 
   // Every process learns where every service listens (`<NAME>_GRPC_URL`): the gateway calls them all, and a

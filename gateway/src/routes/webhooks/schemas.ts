@@ -1,0 +1,78 @@
+import { listSchema, paginationQuery } from '../../http/pagination';
+import { requiredOr } from '../../http/validation';
+import { z } from '../../openapi/zod';
+
+const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
+
+const event = text(100)
+  .min(1, 'must not be empty')
+  .openapi({ description: 'A public event name (see the event catalogue) or "*" for every event', example: 'authorized' });
+const endpoint = text(2048)
+  .min(1, 'must not be empty')
+  .openapi({ description: 'http(s) URL of the receiver; unique across webhooks', example: 'https://store.example.com/webhooks' });
+// Some integrators send the version as text ("1.1"); it is a number.
+const version = z
+  .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number({ error: requiredOr('must be a number') }))
+  .openapi({ type: 'number', description: 'API version the webhook implements', example: 1.1 });
+const status = z.boolean({ error: requiredOr('must be true or false') }).openapi({ description: 'Active or not' });
+
+export const CreateWebhookBody = z
+  .object({ event, endpoint, version: version.optional().openapi({ description: '1 when absent' }), status: status.optional().openapi({ description: 'true when absent' }) })
+  .openapi('CreateWebhookRequest');
+
+export const UpdateWebhookBody = z
+  .object({ event: event.optional(), endpoint: endpoint.optional(), version: version.optional(), status: status.optional() })
+  .openapi('UpdateWebhookRequest');
+
+export const WebhookParams = z.object({ id: z.string().min(1).max(200) });
+export const DeliveryParams = z.object({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });
+export const ListWebhooksQuery = paginationQuery;
+export const ListDeliveriesQuery = paginationQuery;
+
+export const WebhookSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    event: z.string(),
+    endpoint: z.string(),
+    version: z.number(),
+    status: z.boolean(),
+    publicKey: z.string().openapi({
+      description: 'Ed25519 public key, SPKI in PEM: verifies X-Plug-Signature and webhook-signature (crypto.createPublicKey takes it as it is)',
+    }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Webhook');
+
+export const WebhookListSchema = listSchema(WebhookSchema, 'WebhookList');
+
+export const DeliverySchema = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string().openapi({ description: 'The event id: webhook-id and x-idempotency-key of every attempt' }),
+    event: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempts: z.array(
+      z
+        .object({
+          attemptedAt: z.iso.datetime(),
+          statusCode: z.int().nullable().openapi({ description: "The receiver's HTTP status; null when no answer came" }),
+          durationMs: z.int(),
+          error: z.string().nullable(),
+        })
+        .openapi('DeliveryAttempt'),
+    ),
+    nextAttemptAt: z.iso.datetime().nullable().openapi({ description: 'null once the delivery succeeded or failed' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('WebhookDelivery');
+
+export const DeliveryListSchema = listSchema(DeliverySchema, 'WebhookDeliveryList');
+
+export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
+export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
+export type WebhookJson = z.infer<typeof WebhookSchema>;
+export type DeliveryJson = z.infer<typeof DeliverySchema>;

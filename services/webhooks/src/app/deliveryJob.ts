@@ -1,0 +1,93 @@
+import { scheduleJob, withTransaction, type JobHandler, type JobOutcome, type Queryable } from '@platform/kit';
+import { outcomeOf } from '../domain/retrySchedule';
+import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
+import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
+import type { WebhookDeps } from './deps';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+/**
+ * Failures of the service itself (the database, a key that does not open) back off in the job runner, up to an
+ * hour apart; this many of them give up on the delivery's job, which is days of trying.
+ */
+const MAX_JOB_FAILURES = 100;
+
+interface DeliverPayload {
+  deliveryId: string;
+  clientId: string;
+  /** The delivery's round when the job was scheduled; a manual retry starts a new round with a job of its own. */
+  round: number;
+}
+
+/**
+ * Schedules an attempt now, in the caller's transaction. The first round's job is keyed by the delivery id, so a
+ * second schedule of the same delivery is a no-op; each manual retry's round has its own key.
+ */
+export async function scheduleDelivery(tx: Queryable, payload: DeliverPayload, runAt: Date): Promise<void> {
+  await scheduleJob(tx, {
+    kind: DELIVER_JOB,
+    runAt,
+    payload: { ...payload },
+    dedupeKey: payload.round === 0 ? payload.deliveryId : `${payload.deliveryId}:${payload.round}`,
+    maxAttempts: MAX_JOB_FAILURES,
+  });
+}
+
+function payloadOf(raw: Record<string, unknown>): DeliverPayload {
+  const { deliveryId, clientId, round } = raw;
+  if (typeof deliveryId !== 'string' || typeof clientId !== 'string' || typeof round !== 'number') {
+    throw new Error(`malformed ${DELIVER_JOB} payload`);
+  }
+  return { deliveryId, clientId, round };
+}
+
+/**
+ * One attempt of one delivery: sign the stored body with the webhook's key, post it, record the attempt and decide
+ * what follows. A crash anywhere before the record leaves the job leased; it runs again when the lease ends and
+ * sends the same body with the same event id.
+ */
+export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload): Promise<JobOutcome> {
+  const target = await deps.deliveries.findTarget(deps.pool, payload.clientId, payload.deliveryId);
+  if (!target || target.status !== 'pending' || target.round !== payload.round) return;
+  if (!target.webhook.active) {
+    // Disabled meanwhile (by its owner or by a 410): nothing more is sent; a manual retry after enabling it resends.
+    await withTransaction(deps.pool, (tx) =>
+      deps.deliveries.settle(tx, target.clientId, target.id, target.round, {
+        status: 'failed',
+        failures: target.failures,
+        nextAttemptAt: null,
+        at: deps.clock.now(),
+      }),
+    );
+    return;
+  }
+
+  const privateKey = privateKeyOf(deps.sealer.open(target.webhook.id, target.webhook.sealedPrivateKey));
+  const attemptedAt = deps.clock.now();
+  const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, at: attemptedAt });
+  const result = await deps.sender.send({ endpoint: target.webhook.endpoint, headers, body: target.body });
+
+  const outcome = outcomeOf(result.statusCode, target.failures, deps.retrySchedule);
+  const now = deps.clock.now();
+  const nextAttemptAt = outcome.kind === 'retry' ? new Date(now.getTime() + outcome.delayMs) : null;
+  const settled = await withTransaction(deps.pool, async (tx) => {
+    await deps.deliveries.recordAttempt(tx, target.id, { attemptedAt, ...result });
+    const applied = await deps.deliveries.settle(tx, target.clientId, target.id, target.round, {
+      status: outcome.kind === 'succeeded' ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed',
+      failures: outcome.kind === 'succeeded' ? target.failures : target.failures + 1,
+      nextAttemptAt,
+      at: now,
+    });
+    if (applied && outcome.kind === 'gone') {
+      const disabled = await deps.webhooks.disable(tx, target.clientId, target.webhook.id, now);
+      if (disabled) await recordWebhookEvent(tx, WEBHOOK_EVENTS.updated, disabled, now);
+    }
+    return applied;
+  });
+  if (outcome.kind === 'gone') deps.outbox?.kick();
+  deps.log.info({ deliveryId: target.id, eventId: target.eventId, statusCode: result.statusCode, outcome: outcome.kind }, 'webhook delivery attempted');
+  return settled && nextAttemptAt ? { rescheduleAt: nextAttemptAt } : undefined;
+}
+
+export function deliveryJobs(deps: WebhookDeps): Record<string, JobHandler> {
+  return { [DELIVER_JOB]: (job) => attemptDelivery(deps, payloadOf(job.payload)) };
+}

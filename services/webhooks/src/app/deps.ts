@@ -1,0 +1,22 @@
+import type { Clock, Logger, Pool } from '@platform/kit';
+import type { DeliverySender } from '../delivery/httpSender';
+import type { KeySealer } from '../signing/keySealer';
+import type { DeliveryStore } from '../store/deliveryStore';
+import type { WebhookStore } from '../store/webhookStore';
+
+export interface WebhookDeps {
+  pool: Pool;
+  log: Logger;
+  clock: Clock;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  sealer: KeySealer;
+  sender: DeliverySender;
+  /** Delays between failed attempts, in milliseconds. */
+  retrySchedule: readonly number[];
+  allowPrivateTargets: boolean;
+  /** Told after a change commits, so its event is relayed now rather than at the next poll. */
+  outbox?: { kick(): void };
+  /** Told after a retry is scheduled, so it runs now rather than at the next poll. */
+  jobs?: { kick(): void };
+}

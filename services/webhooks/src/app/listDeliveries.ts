@@ -1,0 +1,16 @@
+import { errors, pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import type { Delivery } from '../domain/delivery';
+import { requireClientId } from '../domain/webhook';
+import type { WebhookDeps } from './deps';
+
+/** The delivery log of one webhook, newest first. */
+export async function listDeliveries(
+  deps: Pick<WebhookDeps, 'pool' | 'webhooks' | 'deliveries'>,
+  input: { clientId: string; webhookId: string; page?: PageInput },
+): Promise<{ items: Delivery[]; meta: PageMeta }> {
+  const clientId = requireClientId(input.clientId);
+  if (!(await deps.webhooks.findById(deps.pool, clientId, input.webhookId))) throw errors.notFound('Webhook', input.webhookId);
+  const page = toPage(input.page);
+  const { items, totalItems } = await deps.deliveries.list(deps.pool, clientId, input.webhookId, page);
+  return { items, meta: pageMeta(page, items.length, totalItems) };
+}

@@ -1,0 +1,40 @@
+import { env } from '@platform/kit';
+import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retrySchedule';
+
+export const webhooksConfig = z.object({
+  /** Seals each webhook's signing key at rest: 32 random bytes, hex or base64. */
+  WEBHOOKS_SIGNING_KEY: z
+    .string({ error: 'WEBHOOKS_SIGNING_KEY is required: 32 random bytes, base64 or hex' })
+    .transform((value, ctx) => {
+      const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+      if (bytes.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'WEBHOOKS_SIGNING_KEY must be 32 bytes (64 hex characters or 44 base64 characters)' });
+        return z.NEVER;
+      }
+      return bytes;
+    }),
+  /** Delays between failed attempts, e.g. `5m,45m,6h,1d,2d,4d` or `200,500` (milliseconds). */
+  WEBHOOKS_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((value, ctx) => {
+      try {
+        return parseRetrySchedule(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  /** Lets endpoints on loopback and private networks receive deliveries; only for local runs and tests. */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: env.booleanString.default(false),
+  /** How long a receiver may take to answer one attempt. */
+  WEBHOOKS_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** The durable JetStream consumer of the fan-out; one per database (tests give each instance its own). */
+  WEBHOOKS_FANOUT_DURABLE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, _ or -')
+    .default('webhooks-fanout'),
+});
+
+export type WebhooksConfig = z.infer<typeof webhooksConfig>;

@@ -1,0 +1,83 @@
+import type { DomainEvent } from '@platform/kit';
+
+/**
+ * The public event catalogue (docs/events.md): which domain event subject becomes which public event. A subject
+ * that is not listed here is internal and never delivered; a context that wants its events delivered adds them
+ * here and to the document.
+ */
+export interface PublicEventKind {
+  /** What `data` is: `transaction`, `customer`, `merchant`, ... */
+  object: string;
+  /** The name a webhook registers for. */
+  event: string;
+}
+
+/** The charge statuses: a transaction event is named after the status the charge has after the change. */
+export const TRANSACTION_EVENTS = [
+  'pending',
+  'pre_authorized',
+  'authorized',
+  'failed',
+  'canceled',
+  'voided',
+  'charged_back',
+  'refund_pending',
+  'capture_pending',
+] as const;
+
+const ENTITY_EVENTS: Record<string, PublicEventKind> = {
+  'customers.customer.created': { object: 'customer', event: 'customer.created' },
+  'customers.customer.updated': { object: 'customer', event: 'customer.updated' },
+  'customers.customer.deleted': { object: 'customer', event: 'customer.deleted' },
+  'customers.customer.card_added': { object: 'customer', event: 'customer.card_added' },
+  'payments.card.created': { object: 'card', event: 'card.created' },
+  'payments.merchant.created': { object: 'merchant', event: 'merchant.created' },
+  'payments.merchant.updated': { object: 'merchant', event: 'merchant.updated' },
+  'payments.merchant.deleted': { object: 'merchant', event: 'merchant.deleted' },
+  'payments.provider.updated': { object: 'provider', event: 'provider.updated' },
+  'payments.flow.created': { object: 'flow', event: 'flow.created' },
+  'payments.flow.updated': { object: 'flow', event: 'flow.updated' },
+  'settings.client.created': { object: 'client', event: 'client.created' },
+  'settings.client.updated': { object: 'client', event: 'client.updated' },
+  'settings.api_key.revoked': { object: 'api_key', event: 'api_key.revoked' },
+  'settings.link_settings.created': { object: 'link_settings', event: 'link_settings.created' },
+  'settings.link_settings.updated': { object: 'link_settings', event: 'link_settings.updated' },
+  'settings.subscription_settings.updated': { object: 'subscription_settings', event: 'subscription_settings.updated' },
+};
+
+const CATALOGUE: Record<string, PublicEventKind> = {
+  ...Object.fromEntries(TRANSACTION_EVENTS.map((status) => [`payments.charge.${status}`, { object: 'transaction', event: status }])),
+  ...ENTITY_EVENTS,
+};
+
+/** Every public event name, in catalogue order. */
+export const PUBLIC_EVENT_NAMES: readonly string[] = Object.values(CATALOGUE).map((k) => k.event);
+
+export const ALL_EVENTS = '*';
+
+export function isPublicEventName(name: string): boolean {
+  return name === ALL_EVENTS || PUBLIC_EVENT_NAMES.includes(name);
+}
+
+/** The public kind of a domain event subject; null for internal subjects, the webhooks context's own included. */
+export function publicKindOf(subject: string): PublicEventKind | null {
+  return Object.hasOwn(CATALOGUE, subject) ? CATALOGUE[subject]! : null;
+}
+
+/** The body a receiver gets. */
+export interface PublicEvent {
+  /** The domain event id: the same on every attempt and every retry, so receivers can deduplicate. */
+  id: string;
+  createdAt: string;
+  object: string;
+  event: string;
+  apiVersion: number;
+  data: unknown;
+}
+
+/** The public form of a domain event for a webhook that implements `apiVersion`, or null when it is not public. */
+export function toPublicEvent(event: DomainEvent, apiVersion: number): PublicEvent | null {
+  const kind = publicKindOf(event.type);
+  if (!kind) return null;
+  return { id: event.id, createdAt: event.occurredAt, object: kind.object, event: kind.event, apiVersion, data: event.data };
+}

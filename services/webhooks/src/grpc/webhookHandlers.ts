@@ -1,0 +1,32 @@
+import type { webhooks } from '@platform/contracts';
+import type { Handlers } from '@platform/kit';
+import { createWebhook } from '../app/createWebhook';
+import { deleteWebhook } from '../app/deleteWebhook';
+import type { WebhookDeps } from '../app/deps';
+import { getWebhook } from '../app/getWebhook';
+import { listDeliveries } from '../app/listDeliveries';
+import { listWebhooks } from '../app/listWebhooks';
+import { retryDelivery } from '../app/retryDelivery';
+import { updateWebhook } from '../app/updateWebhook';
+import { toDeliveryMessage, toWebhookMessage } from './webhookMessages';
+
+export function createWebhookHandlers(deps: WebhookDeps): Handlers<typeof webhooks.WebhooksServiceService> {
+  return {
+    createWebhook: async (request, ctx) => toWebhookMessage(await createWebhook(deps, request, ctx.idempotencyKey)),
+    listWebhooks: async (request) => {
+      const { items, meta } = await listWebhooks(deps, request);
+      return { items: items.map(toWebhookMessage), meta };
+    },
+    getWebhook: async (request) => toWebhookMessage(await getWebhook(deps, request)),
+    updateWebhook: async (request) => toWebhookMessage(await updateWebhook(deps, request)),
+    deleteWebhook: async (request) => {
+      await deleteWebhook(deps, request);
+      return {};
+    },
+    listDeliveries: async (request) => {
+      const { items, meta } = await listDeliveries(deps, request);
+      return { items: items.map(toDeliveryMessage), meta };
+    },
+    retryDelivery: async (request, ctx) => toDeliveryMessage(await retryDelivery(deps, request, ctx.idempotencyKey)),
+  };
+}

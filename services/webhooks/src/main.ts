@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { webhooksService } from './service';
+
+runService(webhooksService);

@@ -1,0 +1,197 @@
+import type { Page, Queryable } from '@platform/kit';
+import { isDeliveryStatus, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../domain/delivery';
+import { isUuid } from '../domain/ids';
+
+interface DeliveryRow {
+  id: string;
+  client_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  status: string;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  attempted_at: Date;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+const COLUMNS = 'id, client_id, webhook_id, event_id, event, status, next_attempt_at, created_at, updated_at';
+
+function toDelivery(row: DeliveryRow, attempts: DeliveryAttempt[]): Delivery {
+  if (!isDeliveryStatus(row.status)) throw new Error(`delivery ${row.id} has unknown status ${row.status}`);
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    event: row.event,
+    status: row.status,
+    attempts,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toAttempt(row: AttemptRow): DeliveryAttempt {
+  return { attemptedAt: row.attempted_at, statusCode: row.status_code, durationMs: row.duration_ms, error: row.error };
+}
+
+async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<Delivery[]> {
+  if (rows.length === 0) return [];
+  const { rows: attempts } = await db.query<AttemptRow>(
+    'SELECT delivery_id, attempted_at, status_code, duration_ms, error FROM delivery_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY seq',
+    [rows.map((r) => r.id)],
+  );
+  return rows.map((row) => toDelivery(row, attempts.filter((a) => a.delivery_id === row.id).map(toAttempt)));
+}
+
+/** Everything one attempt needs, read in one query. */
+export interface DeliveryTarget {
+  id: string;
+  clientId: string;
+  eventId: string;
+  body: string;
+  status: DeliveryStatus;
+  failures: number;
+  round: number;
+  webhook: { id: string; endpoint: string; active: boolean; sealedPrivateKey: Buffer };
+}
+
+export interface NewDelivery {
+  id: string;
+  clientId: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  body: string;
+  at: Date;
+}
+
+/** How an attempt leaves the delivery. */
+export interface Settlement {
+  status: DeliveryStatus;
+  failures: number;
+  nextAttemptAt: Date | null;
+  at: Date;
+}
+
+/** SQL for deliveries and their attempts. Every query is scoped by client id. */
+export interface DeliveryStore {
+  /** False when the webhook already has a delivery of this event. */
+  insert(tx: Queryable, delivery: NewDelivery): Promise<boolean>;
+  findById(db: Queryable, clientId: string, webhookId: string, id: string, options?: { forUpdate?: boolean }): Promise<Delivery | null>;
+  list(db: Queryable, clientId: string, webhookId: string, page: Page): Promise<{ items: Delivery[]; totalItems: number }>;
+  findTarget(db: Queryable, clientId: string, id: string): Promise<DeliveryTarget | null>;
+  recordAttempt(tx: Queryable, id: string, attempt: DeliveryAttempt): Promise<void>;
+  /** Applies an attempt's outcome unless a manual retry started another round meanwhile; false then. */
+  settle(tx: Queryable, clientId: string, id: string, round: number, settlement: Settlement): Promise<boolean>;
+  /** Makes the delivery pending again from the start of the schedule, in a new round; returns that round. */
+  restart(tx: Queryable, clientId: string, id: string, at: Date): Promise<number>;
+}
+
+export function createDeliveryStore(): DeliveryStore {
+  return {
+    async insert(tx, d) {
+      const result = await tx.query(
+        `INSERT INTO deliveries (id, client_id, webhook_id, event_id, event, body, status, next_attempt_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7, $7)
+         ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+        [d.id, d.clientId, d.webhookId, d.eventId, d.event, d.body, d.at],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async findById(db, clientId, webhookId, id, options = {}) {
+      if (!isUuid(id) || !isUuid(webhookId)) return null;
+      const { rows } = await db.query<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM deliveries WHERE client_id = $1 AND webhook_id = $2 AND id = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
+        [clientId, webhookId, id],
+      );
+      return (await withAttempts(db, rows))[0] ?? null;
+    },
+
+    async list(db, clientId, webhookId, page) {
+      if (!isUuid(webhookId)) return { items: [], totalItems: 0 };
+      const counted = await db.query<{ total: number }>(
+        'SELECT count(*)::int AS total FROM deliveries WHERE client_id = $1 AND webhook_id = $2',
+        [clientId, webhookId],
+      );
+      const direction = page.direction === 'ASC' ? 'ASC' : 'DESC';
+      const { rows } = await db.query<DeliveryRow>(
+        `SELECT ${COLUMNS} FROM deliveries WHERE client_id = $1 AND webhook_id = $2
+         ORDER BY created_at ${direction}, seq ${direction} LIMIT $3 OFFSET $4`,
+        [clientId, webhookId, page.limit, page.offset],
+      );
+      return { items: await withAttempts(db, rows), totalItems: counted.rows[0]?.total ?? 0 };
+    },
+
+    async findTarget(db, clientId, id) {
+      if (!isUuid(id)) return null;
+      const { rows } = await db.query<{
+        id: string;
+        client_id: string;
+        event_id: string;
+        body: string;
+        status: string;
+        failures: number;
+        round: number;
+        webhook_id: string;
+        endpoint: string;
+        active: boolean;
+        sealed_private_key: Buffer;
+      }>(
+        `SELECT d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.round,
+                w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key
+         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.client_id = d.client_id
+         WHERE d.client_id = $1 AND d.id = $2`,
+        [clientId, id],
+      );
+      const row = rows[0];
+      if (!row) return null;
+      if (!isDeliveryStatus(row.status)) throw new Error(`delivery ${row.id} has unknown status ${row.status}`);
+      return {
+        id: row.id,
+        clientId: row.client_id,
+        eventId: row.event_id,
+        body: row.body,
+        status: row.status,
+        failures: row.failures,
+        round: row.round,
+        webhook: { id: row.webhook_id, endpoint: row.endpoint, active: row.active, sealedPrivateKey: row.sealed_private_key },
+      };
+    },
+
+    async recordAttempt(tx, id, a) {
+      await tx.query(
+        'INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)',
+        [id, a.attemptedAt, a.statusCode, a.durationMs, a.error],
+      );
+    },
+
+    async settle(tx, clientId, id, round, s) {
+      const result = await tx.query(
+        `UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7
+         WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending'`,
+        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async restart(tx, clientId, id, at) {
+      const { rows } = await tx.query<{ round: number }>(
+        `UPDATE deliveries SET status = 'pending', failures = 0, round = round + 1, next_attempt_at = $3, updated_at = $3
+         WHERE client_id = $1 AND id = $2 RETURNING round`,
+        [clientId, id, at],
+      );
+      if (!rows[0]) throw new Error(`delivery ${id} vanished during its retry`);
+      return rows[0].round;
+    },
+  };
+}

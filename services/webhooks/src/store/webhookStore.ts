@@ -1,0 +1,129 @@
+import { errors, isUniqueViolation, type Page, type Queryable } from '@platform/kit';
+import { isUuid } from '../domain/ids';
+import type { Webhook } from '../domain/webhook';
+
+interface WebhookRow {
+  id: string;
+  client_id: string;
+  event: string;
+  endpoint: string;
+  version: number;
+  active: boolean;
+  public_key: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, client_id, event, endpoint, version, active, public_key, created_at, updated_at';
+
+function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    event: row.event,
+    endpoint: row.endpoint,
+    version: row.version,
+    active: row.active,
+    publicKey: row.public_key,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The unique indexes are the rules; a write that breaks one becomes the conflict a client can act on. */
+function conflictOf(error: unknown): unknown {
+  if (isUniqueViolation(error, 'webhooks_client_event')) {
+    return errors.conflict('A webhook for this event already exists', 'webhook_event_exists');
+  }
+  if (isUniqueViolation(error, 'webhooks_endpoint')) {
+    return errors.conflict('A webhook with this endpoint already exists', 'webhook_endpoint_exists');
+  }
+  return error;
+}
+
+/** SQL for webhook registrations. Every query is scoped by client id. */
+export interface WebhookStore {
+  insert(tx: Queryable, webhook: Webhook, sealedPrivateKey: Buffer): Promise<Webhook>;
+  findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Webhook | null>;
+  list(db: Queryable, clientId: string, page: Page): Promise<{ items: Webhook[]; totalItems: number }>;
+  update(tx: Queryable, webhook: Webhook): Promise<Webhook | null>;
+  delete(tx: Queryable, clientId: string, id: string): Promise<Webhook | null>;
+  disable(tx: Queryable, clientId: string, id: string, at: Date): Promise<Webhook | null>;
+  /** Active webhooks of the client that take `event` (by name or `*`) and already existed when it happened. */
+  listeners(db: Queryable, clientId: string, event: string, occurredAt: Date): Promise<Webhook[]>;
+}
+
+export function createWebhookStore(): WebhookStore {
+  return {
+    async insert(tx, w, sealedPrivateKey) {
+      try {
+        const { rows } = await tx.query<WebhookRow>(
+          `INSERT INTO webhooks (id, client_id, event, endpoint, version, active, public_key, sealed_private_key, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+           RETURNING ${COLUMNS}`,
+          [w.id, w.clientId, w.event, w.endpoint, w.version, w.active, w.publicKey, sealedPrivateKey, w.createdAt, w.updatedAt],
+        );
+        return toWebhook(rows[0]!);
+      } catch (error) {
+        throw conflictOf(error);
+      }
+    },
+
+    async findById(db, clientId, id, options = {}) {
+      if (!isUuid(id)) return null;
+      const { rows } = await db.query<WebhookRow>(
+        `SELECT ${COLUMNS} FROM webhooks WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+        [clientId, id],
+      );
+      return rows[0] ? toWebhook(rows[0]) : null;
+    },
+
+    async list(db, clientId, page) {
+      const counted = await db.query<{ total: number }>('SELECT count(*)::int AS total FROM webhooks WHERE client_id = $1', [clientId]);
+      const direction = page.direction === 'ASC' ? 'ASC' : 'DESC';
+      const { rows } = await db.query<WebhookRow>(
+        `SELECT ${COLUMNS} FROM webhooks WHERE client_id = $1 ORDER BY created_at ${direction}, seq ${direction} LIMIT $2 OFFSET $3`,
+        [clientId, page.limit, page.offset],
+      );
+      return { items: rows.map(toWebhook), totalItems: counted.rows[0]?.total ?? 0 };
+    },
+
+    async update(tx, w) {
+      try {
+        const { rows } = await tx.query<WebhookRow>(
+          `UPDATE webhooks SET event = $3, endpoint = $4, version = $5, active = $6, updated_at = $7
+           WHERE client_id = $1 AND id = $2
+           RETURNING ${COLUMNS}`,
+          [w.clientId, w.id, w.event, w.endpoint, w.version, w.active, w.updatedAt],
+        );
+        return rows[0] ? toWebhook(rows[0]) : null;
+      } catch (error) {
+        throw conflictOf(error);
+      }
+    },
+
+    async delete(tx, clientId, id) {
+      if (!isUuid(id)) return null;
+      const { rows } = await tx.query<WebhookRow>(`DELETE FROM webhooks WHERE client_id = $1 AND id = $2 RETURNING ${COLUMNS}`, [clientId, id]);
+      return rows[0] ? toWebhook(rows[0]) : null;
+    },
+
+    async disable(tx, clientId, id, at) {
+      const { rows } = await tx.query<WebhookRow>(
+        `UPDATE webhooks SET active = false, updated_at = $3 WHERE client_id = $1 AND id = $2 AND active RETURNING ${COLUMNS}`,
+        [clientId, id, at],
+      );
+      return rows[0] ? toWebhook(rows[0]) : null;
+    },
+
+    async listeners(db, clientId, event, occurredAt) {
+      const { rows } = await db.query<WebhookRow>(
+        `SELECT ${COLUMNS} FROM webhooks
+         WHERE client_id = $1 AND active AND event IN ($2, '*') AND created_at <= $3
+         ORDER BY seq`,
+        [clientId, event, occurredAt],
+      );
+      return rows.map(toWebhook);
+    },
+  };
+}

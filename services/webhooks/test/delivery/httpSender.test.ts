@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpSender, type Resolver } from '../../src/delivery/httpSender';
+import { Receiver } from '../support';
+
+const request = (endpoint: string) => ({ endpoint, headers: { 'content-type': 'application/json', 'webhook-id': 'evt-1' }, body: '{"id":"evt-1"}' });
+
+/** DNS as the test says it is. */
+function resolver(table: Record<string, string[]>): Resolver {
+  return async (hostname) => (table[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+}
+
+describe('the HTTP sender', () => {
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await new Receiver().start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+  });
+
+  it('posts the body and headers and reports the status and the duration', async () => {
+    const sender = createHttpSender({ allowPrivateTargets: true, timeoutMs: 5000 });
+    const endpoint = receiver.endpoint();
+    const result = await sender.send(request(endpoint));
+    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number), error: null });
+    const [received] = receiver.to(endpoint);
+    expect(received?.body).toBe('{"id":"evt-1"}');
+    expect(received?.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': 'evt-1', 'content-length': '14' });
+  });
+
+  it('refuses a name that resolves to a private address, without connecting', async () => {
+    const sender = createHttpSender({ allowPrivateTargets: false, timeoutMs: 5000, resolve: resolver({ 'hooks.example.test': ['127.0.0.1'] }) });
+    const endpoint = receiver.endpoint('hooks.example.test');
+    const result = await sender.send(request(endpoint));
+    expect(result.statusCode).toBeNull();
+    expect(result.error).toBe('refused: hooks.example.test resolves to 127.0.0.1 (loopback); only public addresses receive webhooks');
+    expect(receiver.to(endpoint)).toEqual([]);
+  });
+
+  it('refuses a name when any of its addresses is private, and an IP literal that is', async () => {
+    const sender = createHttpSender({
+      allowPrivateTargets: false,
+      timeoutMs: 5000,
+      resolve: resolver({ 'mixed.example.test': ['93.184.216.34', '::ffff:10.0.0.1'] }),
+    });
+    expect((await sender.send(request('http://mixed.example.test/hook'))).error).toMatch(/resolves to ::ffff:10.0.0.1 \(IPv4-mapped private\)/);
+    expect((await sender.send(request('http://[fd00:ec2::254]/latest'))).error).toMatch(/cloud metadata/);
+    expect((await sender.send(request('http://unknown.example.test/hook'))).error).toBe('unknown.example.test has no address');
+  });
+
+  it('connects to the address it checked, with the endpoint host in the Host header', async () => {
+    const sender = createHttpSender({ allowPrivateTargets: true, timeoutMs: 5000, resolve: resolver({ 'pinned.example.test': ['127.0.0.1'] }) });
+    const endpoint = receiver.endpoint('pinned.example.test');
+    expect((await sender.send(request(endpoint))).statusCode).toBe(200);
+    expect(receiver.to(endpoint)[0]?.headers.host).toBe(`pinned.example.test:${receiver.port}`);
+  });
+
+  it('does not follow redirects', async () => {
+    const endpoint = receiver.endpoint();
+    receiver.answer = (r) => (r.path === new URL(endpoint).pathname ? 307 : 200);
+    try {
+      const result = await createHttpSender({ allowPrivateTargets: true, timeoutMs: 5000 }).send(request(endpoint));
+      expect(result.statusCode).toBe(307);
+      expect(receiver.to(endpoint)).toHaveLength(1);
+    } finally {
+      receiver.answer = () => 200;
+    }
+  });
+
+  it('gives up on a receiver that does not answer in time, and reports a refused connection', async () => {
+    const silent = http.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const sender = createHttpSender({ allowPrivateTargets: true, timeoutMs: 300 });
+      const result = await sender.send(request(`http://127.0.0.1:${port}/slow`));
+      expect(result).toMatchObject({ statusCode: null, error: 'no answer within 300 ms' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+    const closed = await createHttpSender({ allowPrivateTargets: true, timeoutMs: 2000 }).send(request(`http://127.0.0.1:${port}/gone`));
+    expect(closed.statusCode).toBeNull();
+    expect(closed.error).toMatch(/ECONNREFUSED/);
+  });
+});

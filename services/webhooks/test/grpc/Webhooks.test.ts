@@ -1,0 +1,169 @@
+import { createPublicKey, randomUUID } from 'node:crypto';
+import { failureOf, outboxOf, startWebhooks, webhookRequest, webhooksSetup, type RunningWebhooks } from '../support';
+
+let running: RunningWebhooks;
+
+beforeAll(async () => {
+  running = await startWebhooks(await webhooksSetup());
+});
+
+afterAll(async () => {
+  await running.stop();
+});
+
+const endpoint = () => `https://hooks.example.com/${randomUUID()}`;
+
+describe('CreateWebhook', () => {
+  it('registers a webhook with its own Ed25519 public key and records webhooks.webhook.created without the key', async () => {
+    const clientId = randomUUID();
+    const url = endpoint();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, url, { event: 'authorized' }));
+    expect(webhook).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      clientId,
+      event: 'authorized',
+      endpoint: url,
+      version: 1.1,
+      status: true,
+      publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----/),
+      createdAt: expect.any(Date),
+      updatedAt: expect.any(Date),
+    });
+    expect(createPublicKey(webhook.publicKey).asymmetricKeyType).toBe('ed25519');
+    expect(await running.client.getWebhook({ clientId, id: webhook.id })).toEqual(webhook);
+    const events = await outboxOf(running.pool, clientId);
+    expect(events.map((e) => e.subject)).toEqual(['webhooks.webhook.created']);
+    expect(events[0]!.payload.data).toEqual({
+      id: webhook.id,
+      clientId,
+      event: 'authorized',
+      endpoint: url,
+      version: 1.1,
+      status: true,
+      createdAt: webhook.createdAt!.toISOString(),
+      updatedAt: webhook.updatedAt!.toISOString(),
+    });
+    const { rows } = await running.pool.query('SELECT sealed_private_key FROM webhooks WHERE id = $1', [webhook.id]);
+    expect(rows[0].sealed_private_key).toBeInstanceOf(Buffer);
+  });
+
+  it('gives every webhook a different key pair', async () => {
+    const clientId = randomUUID();
+    const a = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'pending' }));
+    const b = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'voided' }));
+    expect(a.publicKey).not.toBe(b.publicKey);
+  });
+
+  it('defaults version to 1 and status to active', async () => {
+    const webhook = await running.client.createWebhook({ clientId: randomUUID(), event: '*', endpoint: endpoint() });
+    expect(webhook).toMatchObject({ version: 1, status: true });
+  });
+
+  it('refuses an unknown event, a bad endpoint and a private IP endpoint with a detail per field', async () => {
+    const error = await failureOf(running.client.createWebhook({ clientId: randomUUID(), event: 'charge.paid', endpoint: 'http://10.1.2.3/hook', version: 0 }));
+    expect(error.kind).toBe('validation');
+    expect(error.details).toEqual([
+      { field: 'event', message: 'must be "*" or an event of the catalogue (docs/events.md)' },
+      { field: 'endpoint', message: 'must reach a public address (10.1.2.3 is private)' },
+      { field: 'version', message: 'must be a positive number such as 1.1' },
+    ]);
+    const loopback = await failureOf(running.client.createWebhook(webhookRequest(randomUUID(), 'http://127.0.0.1:9999/hook')));
+    expect(loopback.details).toEqual([{ field: 'endpoint', message: 'must reach a public address (127.0.0.1 is loopback)' }]);
+  });
+
+  it('answers conflict webhook_event_exists for a second webhook of the same event', async () => {
+    const clientId = randomUUID();
+    await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: '*' }));
+    const error = await failureOf(running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: '*' })));
+    expect(error.kind).toBe('conflict');
+    expect(error.key).toBe('webhook_event_exists');
+  });
+
+  it('answers conflict webhook_endpoint_exists for an endpoint registered by anyone, and exactly one of 10 racing registrations wins', async () => {
+    const url = endpoint();
+    await running.client.createWebhook(webhookRequest(randomUUID(), url));
+    const error = await failureOf(running.client.createWebhook(webhookRequest(randomUUID(), url)));
+    expect(error.kind).toBe('conflict');
+    expect(error.key).toBe('webhook_endpoint_exists');
+
+    const raced = endpoint();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => running.client.createWebhook(webhookRequest(randomUUID(), raced))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as { key?: string }).key)).toEqual(
+      Array(9).fill('webhook_endpoint_exists'),
+    );
+  });
+
+  it('replays the same webhook for the same idempotency key', async () => {
+    const clientId = randomUUID();
+    const request = webhookRequest(clientId, endpoint());
+    const idempotencyKey = randomUUID();
+    const first = await running.client.createWebhook(request, { idempotencyKey });
+    expect(await running.client.createWebhook(request, { idempotencyKey })).toEqual(first);
+    expect((await running.client.listWebhooks({ clientId })).items).toHaveLength(1);
+  });
+});
+
+describe('ListWebhooks, GetWebhook', () => {
+  it("pages a client's webhooks newest first and never shows another client's", async () => {
+    const clientId = randomUUID();
+    const created = [];
+    for (const event of ['pending', 'authorized', 'voided']) created.push(await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event })));
+    const page = await running.client.listWebhooks({ clientId, page: { page: 1, limit: 2, sort: 'DESC' } });
+    expect(page.items.map((w) => w.id)).toEqual([created[2]!.id, created[1]!.id]);
+    expect(page.meta).toEqual({ itemCount: 2, totalItems: 3, itemsPerPage: 2, totalPages: 2, currentPage: 1 });
+    const stranger = randomUUID();
+    expect((await running.client.listWebhooks({ clientId: stranger })).items).toEqual([]);
+    expect((await failureOf(running.client.getWebhook({ clientId: stranger, id: created[0]!.id }))).kind).toBe('not_found');
+    expect((await failureOf(running.client.getWebhook({ clientId, id: 'not-a-uuid' }))).kind).toBe('not_found');
+  });
+});
+
+describe('UpdateWebhook', () => {
+  it('changes event, endpoint, version and status and records webhooks.webhook.updated', async () => {
+    const clientId = randomUUID();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'authorized' }));
+    const url = endpoint();
+    const updated = await running.client.updateWebhook({ clientId, id: webhook.id, event: 'voided', endpoint: url, version: 2, status: false });
+    expect(updated).toEqual({ ...webhook, event: 'voided', endpoint: url, version: 2, status: false, updatedAt: expect.any(Date) });
+    const partial = await running.client.updateWebhook({ clientId, id: webhook.id, status: true });
+    expect(partial).toMatchObject({ event: 'voided', endpoint: url, version: 2, status: true, publicKey: webhook.publicKey });
+    expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual([
+      'webhooks.webhook.created',
+      'webhooks.webhook.updated',
+      'webhooks.webhook.updated',
+    ]);
+  });
+
+  it('refuses nothing to change, bad values, conflicts and foreign ids', async () => {
+    const clientId = randomUUID();
+    const a = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'pending' }));
+    const b = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'failed' }));
+    expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id }))).kind).toBe('validation');
+    expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id, endpoint: 'http://192.168.0.10/' }))).details).toEqual([
+      { field: 'endpoint', message: 'must reach a public address (192.168.0.10 is private)' },
+    ]);
+    expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id, event: 'failed' }))).key).toBe('webhook_event_exists');
+    expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id, endpoint: b.endpoint }))).key).toBe('webhook_endpoint_exists');
+    expect((await failureOf(running.client.updateWebhook({ clientId: randomUUID(), id: a.id, status: false }))).kind).toBe('not_found');
+    expect(await running.client.getWebhook({ clientId, id: a.id })).toEqual(a);
+  });
+});
+
+describe('DeleteWebhook', () => {
+  it('deletes, frees the event and the endpoint, and records webhooks.webhook.deleted', async () => {
+    const clientId = randomUUID();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'authorized' }));
+    expect((await failureOf(running.client.deleteWebhook({ clientId: randomUUID(), id: webhook.id }))).kind).toBe('not_found');
+    await running.client.deleteWebhook({ clientId, id: webhook.id });
+    expect((await failureOf(running.client.getWebhook({ clientId, id: webhook.id }))).kind).toBe('not_found');
+    expect((await failureOf(running.client.deleteWebhook({ clientId, id: webhook.id }))).kind).toBe('not_found');
+    const again = await running.client.createWebhook(webhookRequest(clientId, webhook.endpoint, { event: 'authorized' }));
+    expect(again.id).not.toBe(webhook.id);
+    expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual([
+      'webhooks.webhook.created',
+      'webhooks.webhook.deleted',
+      'webhooks.webhook.created',
+    ]);
+  });
+});
