@@ -8,7 +8,7 @@ export type CustomersClient = PromiseClient<typeof customers.CustomersServiceSer
 export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
 export type WebhooksClient = PromiseClient<typeof webhooks.WebhooksServiceService>;
 
-export const UPSTREAMS = ['settings', 'customers', 'payments'] as const;
+export const UPSTREAMS = ['settings', 'customers', 'payments', 'webhooks'] as const;
 export type Upstream = (typeof UPSTREAMS)[number];
 
 /** Resolves to the grpc.health.v1 status name the upstream reports (SERVING, NOT_SERVING, SERVICE_UNKNOWN...), or UNREACHABLE. */
@@ -79,14 +79,15 @@ export function createGrpcClients(options: {
   const settingsHealth = healthProbe(options.settingsUrl, grpcServiceName(settings.SettingsServiceService), timeoutMs);
   const customersHealth = healthProbe(options.customersUrl, grpcServiceName(customers.CustomersServiceService), timeoutMs);
   const paymentsHealth = healthProbe(options.paymentsUrl, grpcServiceName(payments.PaymentsServiceService), timeoutMs);
+  const webhooksHealth = healthProbe(options.webhooksUrl, grpcServiceName(webhooks.WebhooksServiceService), timeoutMs);
   return {
     settings: settingsClient,
     customers: customersClient,
     payments: paymentsClient,
     webhooks: webhooksClient,
-    health: { settings: settingsHealth.probe, customers: customersHealth.probe, payments: paymentsHealth.probe },
+    health: { settings: settingsHealth.probe, customers: customersHealth.probe, payments: paymentsHealth.probe, webhooks: webhooksHealth.probe },
     close: () => {
-      for (const c of [settingsClient, customersClient, paymentsClient, webhooksClient, settingsHealth, customersHealth, paymentsHealth]) c.close();
+      for (const c of [settingsClient, customersClient, paymentsClient, webhooksClient, settingsHealth, customersHealth, paymentsHealth, webhooksHealth]) c.close();
     },
   };
 }

@@ -10,7 +10,7 @@ describe('GET /health', () => {
     const gw = buildGateway();
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING' } });
+    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
     expect(gw.settingsCalls).toHaveLength(0);
   });
 
@@ -25,10 +25,10 @@ describe('GET /health', () => {
     });
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING', payments: 'SERVING' } });
+    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
     const payments = await request(buildGateway({ health: { payments: async () => 'SERVICE_UNKNOWN' } }).app).get('/health');
     expect(payments.status).toBe(503);
-    expect(payments.body).toEqual({ status: 'degraded', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVICE_UNKNOWN' } });
+    expect(payments.body).toEqual({ status: 'degraded', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVICE_UNKNOWN', webhooks: 'SERVING' } });
   });
 
   describe('against a real grpc.health.v1 server', () => {
@@ -42,6 +42,7 @@ describe('GET /health', () => {
         'settings.v1.SettingsService': 'SERVING',
         'customers.v1.CustomersService': 'NOT_SERVING',
         'payments.v1.PaymentsService': 'SERVING',
+        'webhooks.v1.WebhooksService': 'SERVING',
       });
       health.addToServer(server);
       const port = await new Promise<number>((resolve, reject) =>
@@ -61,11 +62,11 @@ describe('GET /health', () => {
         });
         const degraded = await request(app).get('/health');
         expect(degraded.status).toBe(503);
-        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING', payments: 'SERVING' });
+        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING', payments: 'SERVING', webhooks: 'SERVING' });
         health.setStatus('customers.v1.CustomersService', 'SERVING');
         const ok = await request(app).get('/health');
         expect(ok.status).toBe(200);
-        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING' } });
+        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
         health.setStatus('payments.v1.PaymentsService', 'NOT_SERVING');
         const payments = await request(app).get('/health');
         expect(payments.status).toBe(503);

@@ -147,6 +147,7 @@ export function buildGateway(
       settings: options.health?.settings ?? serving,
       customers: options.health?.customers ?? serving,
       payments: options.health?.payments ?? serving,
+      webhooks: options.health?.webhooks ?? serving,
     },
   };
   const { log, lines } = captureLogger();

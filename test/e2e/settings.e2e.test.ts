@@ -24,7 +24,7 @@ describe('REST settings, auth and the gateway surface', () => {
   it('serves health, the OpenAPI document and the docs page without credentials', async () => {
     const health = await api('GET', '/health');
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING' } });
+    expect(health.body).toMatchObject({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
     const doc = await api<{ openapi: string; paths: Record<string, unknown> }>('GET', '/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\.1/);

@@ -1,4 +1,4 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { freePort, waitForPort } from '@platform/testkit';
 import { checkHealth } from './health';
@@ -12,25 +12,28 @@ export const SERVICES = [
   { name: 'webhooks', database: 'webhooks', addressEnv: 'WEBHOOKS_GRPC_URL' },
 ] as const;
 
-/** Keys of the card vault; they must stay the same across restarts, or stored cards can no longer be read. */
-export interface VaultKeys {
+/**
+ * Keys that must stay the same across restarts: the card vault's (or stored cards can no longer be read) and the
+ * one that seals webhook signing keys (or webhooks can no longer sign). Each is independent of the others.
+ */
+export interface PlatformKeys {
   CARD_ENCRYPTION_KEY: string;
   CARD_FINGERPRINT_KEY: string;
+  WEBHOOKS_SIGNING_KEY: string;
 }
 
-export function newVaultKeys(): VaultKeys {
-  return { CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'), CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex') };
+const newKey = () => randomBytes(32).toString('hex');
+
+/** Fills in whatever key is missing (a key file from an older run may lack the newer ones). */
+export function completeKeys(keys: Partial<PlatformKeys> = {}): PlatformKeys {
+  return {
+    CARD_ENCRYPTION_KEY: keys.CARD_ENCRYPTION_KEY ?? newKey(),
+    CARD_FINGERPRINT_KEY: keys.CARD_FINGERPRINT_KEY ?? newKey(),
+    WEBHOOKS_SIGNING_KEY: keys.WEBHOOKS_SIGNING_KEY ?? newKey(),
+  };
 }
 
 export type ServiceName = (typeof SERVICES)[number]['name'];
-
-/**
- * The key that seals webhook signing keys must outlive restarts like the vault keys, so the launcher derives it from
- * them instead of keeping another file. Only for local runs: a deployment sets WEBHOOKS_SIGNING_KEY itself.
- */
-function webhooksSigningKey(vaultKeys: VaultKeys): string {
-  return Buffer.from(hkdfSync('sha256', vaultKeys.CARD_ENCRYPTION_KEY, Buffer.alloc(0), 'devstack:webhooks-signing-key', 32)).toString('hex');
-}
 
 export interface PlatformOptions {
   repoRoot: string;
@@ -47,8 +50,8 @@ export interface PlatformOptions {
   env?: NodeJS.ProcessEnv;
   /** Flags for node in every process (e.g. --cpu-prof for a profile). */
   nodeArgs?: string[];
-  /** Vault keys for the payments service; fresh ones when omitted (tests). */
-  vaultKeys?: VaultKeys;
+  /** Keys that must outlive restarts; fresh ones when omitted (tests). */
+  keys?: PlatformKeys;
   onLine?: (name: string, line: string) => void;
   onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
 }
@@ -77,14 +80,14 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
   const gatewayEnv: NodeJS.ProcessEnv = { ...baseEnv };
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
-  const vaultKeys = options.vaultKeys ?? newVaultKeys();
+  const keys = options.keys ?? completeKeys();
   const ownEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {
-    payments: { ...vaultKeys, PUBLIC_URL: publicUrl },
+    payments: { CARD_ENCRYPTION_KEY: keys.CARD_ENCRYPTION_KEY, CARD_FINGERPRINT_KEY: keys.CARD_FINGERPRINT_KEY, PUBLIC_URL: publicUrl },
     // Receivers run on this machine, so loopback endpoints are allowed unless the environment says otherwise; the
     // rest (a short WEBHOOKS_RETRY_SCHEDULE, say) comes through baseEnv. Platforms sharing a NATS server (tests) each
     // need their own durable consumer, so it is named after their databases.
     webhooks: {
-      WEBHOOKS_SIGNING_KEY: baseEnv.WEBHOOKS_SIGNING_KEY ?? webhooksSigningKey(vaultKeys),
+      WEBHOOKS_SIGNING_KEY: baseEnv.WEBHOOKS_SIGNING_KEY ?? keys.WEBHOOKS_SIGNING_KEY,
       WEBHOOKS_ALLOW_PRIVATE_TARGETS: baseEnv.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? 'true',
       WEBHOOKS_FANOUT_DURABLE: baseEnv.WEBHOOKS_FANOUT_DURABLE ?? `${options.databasePrefix ?? ''}webhooks-fanout`.replace(/[^A-Za-z0-9_-]/g, '_'),
     },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { natsServerBinary, NATS_INSTALL_HINT, startNats, startPostgres, type NatsServer, type PostgresServer } from '@platform/testkit';
-import { launchPlatform, newVaultKeys, type Platform, type VaultKeys } from './platform';
+import { completeKeys, launchPlatform, type Platform, type PlatformKeys } from './platform';
 
 /**
  * `npm start`: the whole platform on one machine. PostgreSQL and nats-server keep their data in DATA_DIR,
@@ -19,7 +19,7 @@ const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data'));
 const port = Number(process.env.PORT ?? 8080);
 const credentialsFile = path.join(dataDir, 'credentials.json');
-const vaultKeysFile = path.join(dataDir, 'vault-keys.json');
+const keysFile = path.join(dataDir, 'keys.json');
 
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -30,10 +30,11 @@ function readCredentials(): Credentials {
   return { adminToken: randomBytes(24).toString('hex') };
 }
 
-function readVaultKeys(): VaultKeys {
-  if (existsSync(vaultKeysFile)) return JSON.parse(readFileSync(vaultKeysFile, 'utf8')) as VaultKeys;
-  const keys = newVaultKeys();
-  writeFileSync(vaultKeysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+/** The keys that must outlive restarts, created once; a file from an older run gets the keys it lacks. */
+function readKeys(): PlatformKeys {
+  const stored = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<PlatformKeys>) : {};
+  const keys = completeKeys(stored);
+  if (Object.keys(stored).length !== Object.keys(keys).length) writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;
 }
 
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
       natsUrl: nats.url,
       gatewayPort: port,
       adminToken: credentials.adminToken,
-      vaultKeys: readVaultKeys(),
+      keys: readKeys(),
       publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       logLevel: process.env.LOG_LEVEL ?? 'info',
       env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
