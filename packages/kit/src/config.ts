@@ -30,4 +30,21 @@ export const serviceEnv = {
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
 };
 
-export const env = { booleanString };
+/**
+ * A 32-byte secret key from the environment, hex (64 characters) or base64 (44 characters). The message names
+ * the variable but never repeats its value.
+ */
+function key32(name: string) {
+  return z
+    .string({ error: `${name} is required: 32 random bytes, base64 or hex` })
+    .transform((value, ctx) => {
+      const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+      if (bytes.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be 32 bytes (64 hex characters or 44 base64 characters)` });
+        return z.NEVER;
+      }
+      return bytes;
+    });
+}
+
+export const env = { booleanString, key32 };

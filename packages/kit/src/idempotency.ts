@@ -25,23 +25,71 @@ export interface IdempotencyCodec<T> {
   decode(bytes: Uint8Array): T;
 }
 
+export interface IdempotencyOptions<T> {
+  clientId: string;
+  key: string | undefined;
+  operation: string;
+  request: unknown;
+  codec: IdempotencyCodec<T>;
+}
+
+/** A change made in two steps, so that slow calls to other systems never run inside a database transaction. */
+export interface IdempotentSteps<P, T> {
+  /**
+   * Runs once the key is claimed, with no transaction open. `takeover` is true when this run took over the
+   * record of a first attempt that never finished (its process died): work that attempt committed on its own
+   * may be found and carried on.
+   */
+  prepare: (attempt: { takeover: boolean }) => Promise<P>;
+  /** Runs in the transaction that completes the record, so the change and its answer commit together. */
+  commit: (tx: PoolClient, prepared: P) => Promise<T>;
+}
+
+const inProgress = () => errors.conflict('A request with this X-Idempotency-Key is still being processed', 'idempotency_request_in_progress');
+
 /**
- * Runs `change` at most once per (client, key). The record is claimed first, then completed in the same
+ * Runs a change at most once per (client, key). The record is claimed first, then completed in the same
  * transaction as the change, so a retry either replays the committed answer or runs the change itself:
  * never both. The same key with another request is refused (422), and one still in flight answers 409.
  * Failures are recorded and replayed too.
+ *
+ * The change is a function of the transaction, or `{ prepare, commit }` steps: `prepare` runs with no
+ * transaction (and no pooled connection) held, `commit` in the transaction that completes the record.
+ *
+ * A run that outlives the in-flight timeout may be taken over by a retry; the record is completed only by the
+ * run that holds it, so a late first run rolls its change back and answers 409.
  */
-export async function withIdempotency<T>(
+export function withIdempotency<T>(pool: Pool, options: IdempotencyOptions<T>, change: (tx: PoolClient) => Promise<T>): Promise<T>;
+export function withIdempotency<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: IdempotentSteps<P, T>): Promise<T>;
+export function withIdempotency<T, P>(
   pool: Pool,
-  options: { clientId: string; key: string | undefined; operation: string; request: unknown; codec: IdempotencyCodec<T> },
-  change: (tx: PoolClient) => Promise<T>,
+  options: IdempotencyOptions<T>,
+  change: ((tx: PoolClient) => Promise<T>) | IdempotentSteps<P, T>,
 ): Promise<T> {
+  if (typeof change === 'function') return run(pool, options, { prepare: async () => undefined, commit: (tx) => change(tx) });
+  return run(pool, options, change);
+}
+
+async function run<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: IdempotentSteps<P, T>): Promise<T> {
   const { clientId, key, operation, codec } = options;
-  if (!key) return withTransaction(pool, change);
+  if (!key) {
+    const prepared = await steps.prepare({ takeover: false });
+    return withTransaction(pool, (tx) => steps.commit(tx, prepared));
+  }
   const hash = requestHash(operation, options.request);
 
-  const claimed = await pool.query<{ state: string; request_hash: string; operation: string; response: Buffer | null; error: StoredError | null; fresh: boolean; stale: boolean }>(
-    `WITH ins AS (
+  const claimed = await pool.query<{
+    state: string;
+    request_hash: string;
+    operation: string;
+    response: Buffer | null;
+    error: StoredError | null;
+    claimed_at: string | null;
+    fresh: boolean;
+    takeover: boolean;
+  }>(
+    `WITH prior AS (SELECT state FROM idempotency_keys WHERE client_id = $1 AND key = $2),
+     ins AS (
        INSERT INTO idempotency_keys (client_id, key, operation, request_hash, state) VALUES ($1, $2, $3, $4, 'in_flight')
        ON CONFLICT (client_id, key) DO UPDATE
          SET state = 'in_flight', operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash,
@@ -49,10 +97,10 @@ export async function withIdempotency<T>(
          WHERE (idempotency_keys.state = 'in_flight' AND idempotency_keys.updated_at < now() - ($5 || ' milliseconds')::interval
                 AND idempotency_keys.request_hash = EXCLUDED.request_hash)
             OR idempotency_keys.created_at < now() - ($6 || ' milliseconds')::interval
-       RETURNING state, request_hash, operation, response, error, true AS fresh, false AS stale)
-     SELECT * FROM ins
+       RETURNING state, request_hash, operation, response, error, updated_at::text AS claimed_at)
+     SELECT ins.*, true AS fresh, COALESCE((SELECT state = 'in_flight' FROM prior), false) AS takeover FROM ins
      UNION ALL
-     SELECT state, request_hash, operation, response, error, false AS fresh, false AS stale FROM idempotency_keys
+     SELECT state, request_hash, operation, response, error, NULL, false, false FROM idempotency_keys
        WHERE client_id = $1 AND key = $2 AND NOT EXISTS (SELECT 1 FROM ins)`,
     [clientId, key, operation, hash, String(IN_FLIGHT_TIMEOUT_MS), String(RETENTION_MS)],
   );
@@ -62,22 +110,27 @@ export async function withIdempotency<T>(
     if (row.request_hash !== hash || row.operation !== operation) {
       throw errors.businessRule('idempotency_key_reused', 'This X-Idempotency-Key was used with a different request');
     }
-    if (row.state === 'in_flight') {
-      throw errors.conflict('A request with this X-Idempotency-Key is still being processed', 'idempotency_request_in_progress');
-    }
+    if (row.state === 'in_flight') throw inProgress();
     if (row.error) {
       throw new AppError(row.error.kind, row.error.message, row.error);
     }
     if (row.response) return codec.decode(row.response);
   }
+  // The claim's timestamp tells this run's record from a later takeover's.
+  const ours = `client_id = $1 AND key = $2 AND state = 'in_flight' AND updated_at = $3::timestamptz`;
+  const claimedAt = row.claimed_at;
 
   try {
+    const prepared = await steps.prepare({ takeover: row.takeover });
     return await withTransaction(pool, async (tx) => {
-      const result = await change(tx);
-      await tx.query(
-        `UPDATE idempotency_keys SET state = 'done', response = $3, updated_at = now() WHERE client_id = $1 AND key = $2`,
-        [clientId, key, Buffer.from(codec.encode(result))],
-      );
+      const result = await steps.commit(tx, prepared);
+      const completed = await tx.query(`UPDATE idempotency_keys SET state = 'done', response = $4, updated_at = now() WHERE ${ours}`, [
+        clientId,
+        key,
+        claimedAt,
+        Buffer.from(codec.encode(result)),
+      ]);
+      if (completed.rowCount === 0) throw inProgress();
       return result;
     });
   } catch (error) {
@@ -90,10 +143,14 @@ export async function withIdempotency<T>(
       declinedCode: app.declinedCode,
       key: app.key,
     };
-    await pool.query(
-      `UPDATE idempotency_keys SET state = 'done', error = $3, updated_at = now() WHERE client_id = $1 AND key = $2`,
-      [clientId, key, JSON.stringify(stored)],
-    );
+    const recorded = await pool.query(`UPDATE idempotency_keys SET state = 'done', error = $4, updated_at = now() WHERE ${ours}`, [
+      clientId,
+      key,
+      claimedAt,
+      JSON.stringify(stored),
+    ]);
+    // Another run took the record over: its answer, not this one, is the answer to the key.
+    if (recorded.rowCount === 0) throw inProgress();
     throw error;
   }
 }

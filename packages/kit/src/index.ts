@@ -3,6 +3,7 @@ export * from './db';
 export * from './errors';
 export * from './events';
 export * from './grpc';
+export * from './ids';
 export * from './idempotency';
 export * from './jobs';
 export * from './log';

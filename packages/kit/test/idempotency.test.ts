@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AppError, errors, withIdempotency, type IdempotencyCodec, type Pool } from '../src';
+import { type AppError, errors, withIdempotency, type IdempotencyCodec, type Pool, type PoolClient } from '../src';
 import { kitDatabase } from './helpers';
 
 const json: IdempotencyCodec<{ id: string }> = {
@@ -64,6 +64,151 @@ describe('withIdempotency', () => {
     const clientId = randomUUID();
     await create(clientId, undefined, {});
     await create(clientId, undefined, {});
+    expect(await count(clientId)).toBe(2);
+  });
+});
+
+describe('withIdempotency in two steps', () => {
+  let pool: Pool;
+  beforeAll(async () => {
+    pool = await kitDatabase('idem_steps');
+    await pool.query('CREATE TABLE things (id UUID PRIMARY KEY, client_id UUID)');
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+
+  /** A promise the test settles by hand, to hold a step where it is. */
+  function gate() {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  }
+
+  const checkedOut = () => pool.totalCount - pool.idleCount;
+  const count = async (clientId: string) => (await pool.query('SELECT count(*)::int AS n FROM things WHERE client_id = $1', [clientId])).rows[0].n;
+  const insert = async (tx: PoolClient, clientId: string, id: string) => {
+    await tx.query('INSERT INTO things (id, client_id) VALUES ($1, $2)', [id, clientId]);
+    return { id };
+  };
+
+  it('prepares with no connection held, answers 409 meanwhile, then commits once and replays', async () => {
+    const clientId = randomUUID();
+    const held = gate();
+    const started = gate();
+    let prepares = 0;
+    let heldDuringPrepare = -1;
+    const run = () =>
+      withIdempotency(
+        pool,
+        { clientId, key: 'slow', operation: 'things.create', request: { a: 1 }, codec: json },
+        {
+          prepare: async ({ takeover }) => {
+            prepares++;
+            expect(takeover).toBe(false);
+            heldDuringPrepare = checkedOut();
+            started.open();
+            await held.opened;
+            return randomUUID();
+          },
+          commit: (tx, id) => insert(tx, clientId, id),
+        },
+      );
+    const first = run();
+    await started.opened;
+    await expect(run()).rejects.toMatchObject({ kind: 'conflict', key: 'idempotency_request_in_progress' });
+    expect(heldDuringPrepare).toBe(0);
+    held.open();
+    const answer = await first;
+    expect(await run()).toEqual(answer);
+    expect(prepares).toBe(1);
+    expect(await count(clientId)).toBe(1);
+  });
+
+  it('records a failure of prepare and replays it without running either step again', async () => {
+    const clientId = randomUUID();
+    let prepares = 0;
+    let commits = 0;
+    const failing = () =>
+      withIdempotency(
+        pool,
+        { clientId, key: 'fail', operation: 'things.create', request: {}, codec: json },
+        {
+          prepare: async () => {
+            prepares++;
+            throw errors.businessRule('provider_request_failed', 'The provider refused');
+          },
+          commit: async () => {
+            commits++;
+            return { id: randomUUID() };
+          },
+        },
+      );
+    await expect(failing()).rejects.toMatchObject({ businessCode: 'provider_request_failed' });
+    await expect(failing()).rejects.toMatchObject({ kind: 'business_rule', businessCode: 'provider_request_failed' });
+    expect([prepares, commits]).toEqual([1, 0]);
+  });
+
+  it('rolls back a commit that fails, and replays its failure', async () => {
+    const clientId = randomUUID();
+    let commits = 0;
+    const failing = () =>
+      withIdempotency(
+        pool,
+        { clientId, key: 'fail-commit', operation: 'things.create', request: {}, codec: json },
+        {
+          prepare: async () => randomUUID(),
+          commit: async (tx, id) => {
+            commits++;
+            await insert(tx, clientId, id);
+            throw errors.conflict('Duplicate thing', 'thing_exists');
+          },
+        },
+      );
+    await expect(failing()).rejects.toMatchObject({ kind: 'conflict', key: 'thing_exists' });
+    await expect(failing()).rejects.toMatchObject({ kind: 'conflict', key: 'thing_exists' });
+    expect(commits).toBe(1);
+    expect(await count(clientId)).toBe(0);
+  });
+
+  it('lets a retry take over an abandoned run, and refuses that run its late commit', async () => {
+    const clientId = randomUUID();
+    const held = gate();
+    const started = gate();
+    const takeovers: boolean[] = [];
+    const run = (wait: boolean) =>
+      withIdempotency(
+        pool,
+        { clientId, key: 'abandoned', operation: 'things.create', request: { a: 1 }, codec: json },
+        {
+          prepare: async ({ takeover }) => {
+            takeovers.push(takeover);
+            if (wait) {
+              started.open();
+              await held.opened;
+            }
+            return randomUUID();
+          },
+          commit: (tx, id) => insert(tx, clientId, id),
+        },
+      );
+    const first = run(true);
+    await started.opened;
+    await pool.query(`UPDATE idempotency_keys SET updated_at = now() - interval '2 minutes' WHERE client_id = $1 AND key = 'abandoned'`, [clientId]);
+    const retried = await run(false);
+    expect(takeovers).toEqual([false, true]);
+    held.open();
+    await expect(first).rejects.toMatchObject({ kind: 'conflict', key: 'idempotency_request_in_progress' });
+    expect(await count(clientId)).toBe(1);
+    expect(await run(false)).toEqual(retried);
+  });
+
+  it('prepares and commits without a key', async () => {
+    const clientId = randomUUID();
+    const steps = { prepare: async () => randomUUID(), commit: (tx: PoolClient, id: string) => insert(tx, clientId, id) };
+    const one = await withIdempotency(pool, { clientId, key: undefined, operation: 'things.create', request: {}, codec: json }, steps);
+    const two = await withIdempotency(pool, { clientId, key: undefined, operation: 'things.create', request: {}, codec: json }, steps);
+    expect(one.id).not.toBe(two.id);
     expect(await count(clientId)).toBe(2);
   });
 });

@@ -4,16 +4,7 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './domain/retrySchedu
 
 export const webhooksConfig = z.object({
   /** Seals each webhook's signing key at rest: 32 random bytes, hex or base64. */
-  WEBHOOKS_SIGNING_KEY: z
-    .string({ error: 'WEBHOOKS_SIGNING_KEY is required: 32 random bytes, base64 or hex' })
-    .transform((value, ctx) => {
-      const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-      if (bytes.length !== 32) {
-        ctx.addIssue({ code: 'custom', message: 'WEBHOOKS_SIGNING_KEY must be 32 bytes (64 hex characters or 44 base64 characters)' });
-        return z.NEVER;
-      }
-      return bytes;
-    }),
+  WEBHOOKS_SIGNING_KEY: env.key32('WEBHOOKS_SIGNING_KEY'),
   /** Delays between failed attempts, e.g. `5m,45m,6h,1d,2d,4d` or `200,500` (milliseconds). */
   WEBHOOKS_RETRY_SCHEDULE: z
     .string()

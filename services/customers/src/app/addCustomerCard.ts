@@ -1,6 +1,5 @@
-import { enqueueEvent, errors, withTransaction } from '@platform/kit';
+import { enqueueEvent, errors, isUuid, withTransaction } from '@platform/kit';
 import { requireClientId } from '../domain/customer';
-import { isUuid } from '../domain/ids';
 import { CUSTOMER_EVENTS } from '../events/customerEvents';
 import type { CustomerDeps } from './deps';
 

@@ -1,7 +1,6 @@
-import { errors, type FieldViolation } from '@platform/kit';
+import { errors, isUuid, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { isCountryCode } from './countries';
-import { isUuid } from './ids';
 
 export const DOCUMENT_TYPES = ['cpf', 'cnpj', 'passport', 'other'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];

@@ -1,6 +1,6 @@
+import { isUuid } from '@platform/kit';
 import type { Page, Queryable } from '@platform/kit';
 import { ADDRESS_FIELDS, DOCUMENT_TYPES, type Address, type Customer, type DocumentType, type ListFilters } from '../domain/customer';
-import { isUuid } from '../domain/ids';
 
 interface CustomerRow {
   id: string;

@@ -1,4 +1,4 @@
-import { AppError } from '@platform/kit';
+import { AppError, isUuid } from '@platform/kit';
 import { isCountryCode } from '../../src/domain/countries';
 import {
   applyChanges,
@@ -13,7 +13,6 @@ import {
   type CreateCustomerInput,
   type Customer,
 } from '../../src/domain/customer';
-import { isUuid } from '../../src/domain/ids';
 
 const valid: CreateCustomerInput = {
   name: 'Maria Souza',

@@ -1,11 +1,7 @@
 import { errors, type FieldViolation } from '@platform/kit';
 import type { z } from 'zod';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+export { isUuid } from '@platform/kit';
 
 export function invalid(details: FieldViolation[], message = 'Invalid request'): never {
   throw errors.validation(message, details);

@@ -1,6 +1,6 @@
+import { isUuid } from '@platform/kit';
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, Queryable } from '@platform/kit';
-import { isUuid } from '../domain/ids';
 import { publicKindOf, toPublicEvent } from '../domain/publicEvents';
 import type { WebhookDeps } from './deps';
 import { scheduleDelivery } from './deliveryJob';

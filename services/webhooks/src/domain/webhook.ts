@@ -1,7 +1,6 @@
-import { errors, type FieldViolation } from '@platform/kit';
+import { errors, isUuid, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { blockedReason, ipLiteralOf } from './addresses';
-import { isUuid } from './ids';
 import { isPublicEventName } from './publicEvents';
 
 export interface Webhook {

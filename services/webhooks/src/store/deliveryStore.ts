@@ -1,6 +1,6 @@
+import { isUuid } from '@platform/kit';
 import type { Page, Queryable } from '@platform/kit';
 import { isDeliveryStatus, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../domain/delivery';
-import { isUuid } from '../domain/ids';
 
 interface DeliveryRow {
   id: string;

@@ -1,5 +1,4 @@
-import { errors, isUniqueViolation, type Page, type Queryable } from '@platform/kit';
-import { isUuid } from '../domain/ids';
+import { errors, isUniqueViolation, isUuid, type Page, type Queryable } from '@platform/kit';
 import type { Webhook } from '../domain/webhook';
 
 interface WebhookRow {

@@ -1,6 +1,0 @@
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are checked before they reach SQL, so a malformed one is an unknown id and never a database error. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
