@@ -25,10 +25,11 @@ export interface CardData {
 export interface CardSource {
   /**
    * Turns a charge's paymentSource (`card` with cardId or an inline card, `token`) into card data. A token is
-   * consumed (single use) and its CVV erased in the caller's transaction. Unknown or foreign ids: not_found;
-   * invalid inline cards: validation; an expired card: card_declined `expired_card`.
+   * consumed (single use) by `chargeId` and its CVV erased in the caller's transaction; the same charge id may
+   * open it again (without CVV). Unknown or foreign ids: not_found; invalid inline cards: validation; an expired
+   * card: card_declined `expired_card`.
    */
-  resolve(tx: Queryable, clientId: string, source: payments.PaymentSource): Promise<CardData>;
+  resolve(tx: Queryable, clientId: string, source: payments.PaymentSource, options?: { chargeId?: string }): Promise<CardData>;
 }
 
 /** A provider ready to be called: credentials decrypted. */

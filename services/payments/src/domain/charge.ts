@@ -59,8 +59,11 @@ const BASIS_POINTS = 10_000;
 // ---------------------------------------------------------------- the charge as stored and shown
 
 export type RequestType = 'authorization' | 'capture' | 'void' | 'refund' | 'antifraud';
-/** success: the provider did it; declined: the provider refused (a business answer); failed: no usable answer. */
-export type RequestStatus = 'success' | 'declined' | 'failed';
+/**
+ * success: the provider did it; declined: the provider refused (a business answer); failed: no usable answer;
+ * pending: a capture, void or refund reserved and being asked, never shown (see `settleOperation`).
+ */
+export type RequestStatus = 'success' | 'declined' | 'failed' | 'pending';
 
 export interface SellerAmount {
   sellerId: string;
@@ -541,7 +544,8 @@ export interface VoidPlan {
 /**
  * Before capture a void cancels the whole authorization (an unpaid Pix or boleto is canceled); after capture it
  * is a refund of `amount`, by default what is left, and only the refund that returns everything voids the charge.
- * Callers run this on a locked charge row, so two refunds cannot both see the same remainder.
+ * Callers run this on a locked charge row with the refunds still being asked counted as refunded, so two
+ * refunds cannot both see the same remainder.
  */
 export function planVoid(
   charge: Pick<Charge, 'status' | 'amount' | 'capturedAmount' | 'refundedAmount' | 'splitRules'>,
@@ -597,6 +601,47 @@ export function applyVoid(charge: Charge, plan: VoidPlan, at: Date): Charge {
     refundedAmount: plan.kind === 'refund' ? charge.refundedAmount + plan.amount : charge.refundedAmount,
     updatedAt: at,
   };
+}
+
+/**
+ * Why a capture, void or refund was asked of the provider, kept with the request while it is pending: whoever
+ * settles it (the request itself, its retry, or the job that resumes abandoned requests) changes the charge the
+ * same way.
+ */
+export type OperationCause = { by: 'client' } | { by: 'antifraud'; decision: 'approved' | 'reproved' | 'failed' };
+
+export interface DoneOperation {
+  type: 'capture' | 'void' | 'refund';
+  amount: number;
+  cause: OperationCause;
+}
+
+/**
+ * The charge once its provider did a reserved operation, computed from the row as it is then (locked): other
+ * refunds may have settled since the reservation, so a refund voids the charge only if it completes the
+ * captured amount now. No transition is checked here: the reservation checked it, and what the provider did is
+ * recorded whatever happened meanwhile.
+ */
+export function settleOperation(charge: Charge, done: DoneOperation, at: Date): Charge {
+  if (done.cause.by === 'antifraud') {
+    const { decision } = done.cause;
+    const antifraud = charge.antifraud ? { ...charge.antifraud, status: decision, updatedAt: at.toISOString() } : null;
+    const next: Charge =
+      done.type === 'capture'
+        ? applyCapture(charge, done.amount, at)
+        : { ...charge, status: 'failed', declinedCode: antifraudDeclinedCode(decision === 'reproved' ? 'reproved' : 'failed'), updatedAt: at };
+    return { ...next, antifraud };
+  }
+  switch (done.type) {
+    case 'capture':
+      return applyCapture(charge, done.amount, at);
+    case 'void':
+      return applyVoid(charge, { kind: 'void', amount: done.amount, to: charge.status === 'pending' ? 'canceled' : 'voided', splitRules: null }, at);
+    case 'refund': {
+      const everything = charge.refundedAmount + done.amount >= charge.capturedAmount;
+      return applyVoid(charge, { kind: 'refund', amount: done.amount, to: everything ? 'voided' : charge.status, splitRules: null }, at);
+    }
+  }
 }
 
 /** The statuses the sandbox route may set, as a provider notification would. */

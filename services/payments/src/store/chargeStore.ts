@@ -1,10 +1,11 @@
-import type { Page, Queryable } from '@platform/kit';
+import type { DomainEvent, Page, Queryable } from '@platform/kit';
 import type {
   AntifraudState,
   Charge,
   ChargeFilters,
   ChargePaymentMethod,
   ChargeSourceView,
+  OperationCause,
   PaymentType,
   PlatformFeeDetails,
   RequestStatus,
@@ -142,6 +143,37 @@ function toCharge(row: ChargeRow, requests: TransactionRequestRecord[]): Charge 
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/** A request as a row of transaction_requests, for jsonb_populate_recordset. */
+function requestRow(r: TransactionRequestRecord) {
+  return {
+    id: r.id,
+    charge_id: r.chargeId,
+    client_id: r.clientId,
+    idempotency_key: r.idempotencyKey,
+    provider_id: r.providerId,
+    provider_type: r.providerType,
+    transaction_id: r.transactionId,
+    amount: r.amount,
+    authorization_nsu: r.authorizationNsu,
+    request_status: r.requestStatus,
+    request_type: r.requestType,
+    response_ms: r.responseMs,
+    network_authorization_code: r.networkAuthorizationCode,
+    network_response_code: r.networkResponseCode,
+    declined_code: r.declinedCode,
+    message: r.message,
+    split_rules: r.splitRules,
+    created_at: r.createdAt.toISOString(),
+    updated_at: r.updatedAt.toISOString(),
+  };
+}
+
+/** A capture, void or refund reserved on a charge and not settled yet. */
+export interface Reservation {
+  request: TransactionRequestRecord;
+  cause: OperationCause;
+}
+
 export interface ChargePage {
   items: Charge[];
   totalItems: number;
@@ -158,14 +190,24 @@ export interface ThreeDSSetupRow {
   createdAt: Date;
 }
 
-/** SQL for the charge aggregate (the charge and its transaction requests). Every query is scoped by client id. */
+/**
+ * SQL for the charge aggregate (the charge and its transaction requests). Every query is scoped by client id.
+ * Pending requests (reservations) are never part of a charge read: they are read on their own.
+ */
 export interface ChargeStore {
-  /** The charge with the transaction requests it carries. */
-  insert(tx: Queryable, charge: Charge): Promise<void>;
+  /** The charge with the transaction requests it carries and its event, in one statement. */
+  insert(db: Queryable, charge: Charge, event: DomainEvent): Promise<void>;
   /** Writes what a capture, void, refund or notification changes. */
   update(tx: Queryable, charge: Charge): Promise<void>;
-  insertRequest(db: Queryable, request: TransactionRequestRecord): Promise<void>;
-  /** With `forUpdate`, the row stays locked until the transaction ends: operations on one charge run one at a time. */
+  /** Stores a pending request with why it was asked, before its provider is asked. */
+  reserve(db: Queryable, reservation: Reservation): Promise<void>;
+  /** The charge's pending requests, oldest first. */
+  reservationsOf(db: Queryable, clientId: string, chargeId: string): Promise<Reservation[]>;
+  /** Pending requests reserved before `before`, of any client: their process died before settling them. */
+  abandonedReservations(db: Queryable, before: Date, limit: number): Promise<Reservation[]>;
+  /** Writes the provider's answer on a pending request; false when it was not pending any more (settled by another). */
+  settle(db: Queryable, request: TransactionRequestRecord): Promise<boolean>;
+  /** With `forUpdate`, the row stays locked until the transaction ends: reservations and settlements on one charge run one at a time. */
   findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Charge | null>;
   list(db: Queryable, clientId: string, filters: ChargeFilters, page: Page): Promise<ChargePage>;
   /** Whether any client has a charge with this id. */
@@ -177,7 +219,9 @@ async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]):
   const byCharge = new Map<string, TransactionRequestRecord[]>(chargeIds.map((id) => [id, []]));
   if (chargeIds.length === 0) return byCharge;
   const { rows } = await db.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM transaction_requests WHERE client_id = $1 AND charge_id = ANY($2::uuid[]) ORDER BY created_at, seq`,
+    `SELECT ${REQUEST_COLUMNS} FROM transaction_requests
+     WHERE client_id = $1 AND charge_id = ANY($2::uuid[]) AND request_status <> 'pending'
+     ORDER BY created_at, seq`,
     [clientId, chargeIds],
   );
   for (const row of rows) byCharge.get(row.charge_id)?.push(toRequest(row));
@@ -186,14 +230,20 @@ async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]):
 
 export function createChargeStore(): ChargeStore {
   const store: ChargeStore = {
-    async insert(tx, c) {
-      await tx.query(
-        `INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
-           refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_type,
-           installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
-           provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-           $25, $26, $27, $28, $29, $30, $31, $32)`,
+    async insert(db, c, event) {
+      // Parent, children and event in one statement: the foreign key is checked at its end, when all exist.
+      await db.query(
+        `WITH charge AS (
+           INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
+             refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_type,
+             installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
+             provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+             $25, $26, $27, $28, $29, $30, $31, $32)),
+         requests AS (
+           INSERT INTO transaction_requests (${REQUEST_COLUMNS})
+           SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY ORDER BY ordinality)
+         INSERT INTO outbox (id, subject, payload) VALUES ($34, $35, $36)`,
         [
           c.id,
           c.clientId,
@@ -227,9 +277,12 @@ export function createChargeStore(): ChargeStore {
           c.declinedCode,
           c.createdAt,
           c.updatedAt,
+          JSON.stringify(c.transactionRequests.map(requestRow)),
+          event.id,
+          event.type,
+          JSON.stringify(event),
         ],
       );
-      for (const request of c.transactionRequests) await store.insertRequest(tx, request);
     },
 
     async update(tx, c) {
@@ -257,12 +310,12 @@ export function createChargeStore(): ChargeStore {
       );
     },
 
-    async insertRequest(db, r) {
+    async reserve(db, { request: r, cause }) {
       await db.query(
         `INSERT INTO transaction_requests (id, charge_id, client_id, idempotency_key, provider_id, provider_type, transaction_id,
            amount, authorization_nsu, request_status, request_type, response_ms, network_authorization_code,
-           network_response_code, declined_code, message, split_rules, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+           network_response_code, declined_code, message, split_rules, created_at, updated_at, cause)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
         [
           r.id,
           r.chargeId,
@@ -273,7 +326,7 @@ export function createChargeStore(): ChargeStore {
           r.transactionId,
           r.amount,
           r.authorizationNsu,
-          r.requestStatus,
+          'pending',
           r.requestType,
           r.responseMs,
           r.networkAuthorizationCode,
@@ -283,8 +336,49 @@ export function createChargeStore(): ChargeStore {
           json(r.splitRules),
           r.createdAt,
           r.updatedAt,
+          json(cause),
         ],
       );
+    },
+
+    async reservationsOf(db, clientId, chargeId) {
+      const { rows } = await db.query<RequestRow & { cause: OperationCause }>(
+        `SELECT ${REQUEST_COLUMNS}, cause FROM transaction_requests
+         WHERE client_id = $1 AND charge_id = $2 AND request_status = 'pending' ORDER BY created_at, seq`,
+        [clientId, chargeId],
+      );
+      return rows.map((row) => ({ request: toRequest(row), cause: row.cause }));
+    },
+
+    async abandonedReservations(db, before, limit) {
+      const { rows } = await db.query<RequestRow & { cause: OperationCause }>(
+        `SELECT ${REQUEST_COLUMNS}, cause FROM transaction_requests
+         WHERE request_status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
+        [before, limit],
+      );
+      return rows.map((row) => ({ request: toRequest(row), cause: row.cause }));
+    },
+
+    async settle(db, r) {
+      const result = await db.query(
+        `UPDATE transaction_requests SET request_status = $3, transaction_id = $4, authorization_nsu = $5, response_ms = $6,
+           network_authorization_code = $7, network_response_code = $8, declined_code = $9, message = $10, updated_at = $11
+         WHERE client_id = $1 AND id = $2 AND request_status = 'pending'`,
+        [
+          r.clientId,
+          r.id,
+          r.requestStatus,
+          r.transactionId,
+          r.authorizationNsu,
+          r.responseMs,
+          r.networkAuthorizationCode,
+          r.networkResponseCode,
+          r.declinedCode,
+          r.message,
+          r.updatedAt,
+        ],
+      );
+      return result.rowCount === 1;
     },
 
     async findById(db, clientId, id, options = {}) {

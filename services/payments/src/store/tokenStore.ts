@@ -66,9 +66,10 @@ export interface TokenStore {
   /**
    * Marks an unused, unexpired token used and erases its CVV, in the caller's transaction; answers the token as
    * it was before, CVV included, or null when there is no such token to use. Of two concurrent consumers only
-   * one gets the row: the other waits on its lock and then finds it used.
+   * one gets the row: the other waits on its lock and then finds it used. A token used by a charge opens again
+   * for that same charge id (a retry of that charge), without its CVV.
    */
-  consume(tx: Queryable, clientId: string, id: string, now: Date): Promise<StoredToken | null>;
+  consume(tx: Queryable, clientId: string, id: string, now: Date, chargeId?: string): Promise<StoredToken | null>;
   /** An unused, unexpired token, without using it. */
   findUsable(db: Queryable, clientId: string, id: string, now: Date): Promise<StoredToken | null>;
   /** Erases the CVV of every token that expired unused; answers how many. */
@@ -101,13 +102,13 @@ export function createTokenStore(): TokenStore {
       );
     },
 
-    async consume(tx, clientId, id, now) {
+    async consume(tx, clientId, id, now, chargeId) {
       if (!isUuid(id)) return null;
       const claimed = await tx.query<TokenRow>(
-        `UPDATE card_tokens SET used_at = $3
-         WHERE client_id = $1 AND id = $2 AND used_at IS NULL AND expires_at > $3
+        `UPDATE card_tokens SET used_at = COALESCE(used_at, $3), used_by_charge_id = $4
+         WHERE client_id = $1 AND id = $2 AND ((used_at IS NULL AND expires_at > $3) OR used_by_charge_id = $4)
          RETURNING ${COLUMNS}`,
-        [clientId, id, now],
+        [clientId, id, now, chargeId ?? null],
       );
       const row = claimed.rows[0];
       if (!row) return null;

@@ -9,6 +9,7 @@ import {
   planCapture,
   planVoid,
   platformFeeFor,
+  settleOperation,
   splitAddsUp,
   splitAmounts,
   type Charge,
@@ -335,6 +336,39 @@ describe('planVoid', () => {
     for (const status of ['voided', 'failed', 'canceled', 'charged_back', 'refund_pending'] as const) {
       expect(errorOf(() => planVoid(charge({ status }), undefined))).toMatchObject({ businessCode: 'charge_status_transition_not_allowed' });
     }
+  });
+});
+
+describe('settleOperation', () => {
+  const client = { by: 'client' } as const;
+
+  it('adds a refund to what the row holds when it settles, and voids only on the refund that completes the capture', () => {
+    const captured = charge({ status: 'authorized', capturedAmount: 1000, refundedAmount: 0 });
+    // Two refunds of 600 and 400 reserved together settle in either order.
+    const four = settleOperation(captured, { type: 'refund', amount: 400, cause: client }, NOW);
+    expect(four).toMatchObject({ status: 'authorized', refundedAmount: 400 });
+    expect(settleOperation(four, { type: 'refund', amount: 600, cause: client }, NOW)).toMatchObject({ status: 'voided', refundedAmount: 1000 });
+  });
+
+  it('voids a pre-authorization, cancels an unpaid Pix and captures', () => {
+    expect(settleOperation(charge(), { type: 'void', amount: 1000, cause: client }, NOW).status).toBe('voided');
+    expect(settleOperation(charge({ status: 'pending' }), { type: 'void', amount: 1000, cause: client }, NOW).status).toBe('canceled');
+    expect(settleOperation(charge(), { type: 'capture', amount: 600, cause: client }, NOW)).toMatchObject({
+      status: 'authorized',
+      amount: 600,
+      capturedAmount: 600,
+      updatedAt: NOW,
+    });
+  });
+
+  it('records the antifraud decision with what it made the provider do', () => {
+    const held = charge({ antifraud: { providerId: 'p', status: 'pending', updatedAt: '2030-01-01T00:00:00.000Z' } });
+    const approved = settleOperation(held, { type: 'capture', amount: 1000, cause: { by: 'antifraud', decision: 'approved' } }, NOW);
+    expect(approved).toMatchObject({ status: 'authorized', capturedAmount: 1000, antifraud: { status: 'approved', updatedAt: NOW.toISOString() } });
+    const reproved = settleOperation(held, { type: 'void', amount: 1000, cause: { by: 'antifraud', decision: 'reproved' } }, NOW);
+    expect(reproved).toMatchObject({ status: 'failed', declinedCode: 'fraud_suspect', antifraud: { status: 'reproved' } });
+    const failed = settleOperation(held, { type: 'void', amount: 1000, cause: { by: 'antifraud', decision: 'failed' } }, NOW);
+    expect(failed).toMatchObject({ status: 'failed', declinedCode: 'try_again', antifraud: { status: 'failed' } });
   });
 });
 

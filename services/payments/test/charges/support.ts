@@ -38,8 +38,11 @@ export interface RunningCharges {
   stop(): Promise<void>;
 }
 
-/** The real payments service in-process on a free port, on a fresh database, called through the generated client. */
-export async function startCharges(): Promise<RunningCharges> {
+/**
+ * The real payments service in-process on a free port, on a fresh database, called through the generated client.
+ * `env` overrides its configuration (pool size, provider timeout).
+ */
+export async function startCharges(env: Record<string, string> = {}): Promise<RunningCharges> {
   const clock = new TestClock();
   const service = await startService(definePaymentsService({ clock }), {
     DATABASE_URL: await createTestDatabase('charges'),
@@ -51,6 +54,7 @@ export async function startCharges(): Promise<RunningCharges> {
     CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
     PUBLIC_URL,
+    ...env,
   });
   const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, `127.0.0.1:${service.port}`);
   return {

@@ -102,6 +102,19 @@ describe('token store', () => {
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
 
+  it('opens a token used by a charge again for that charge only, without its CVV, even once expired', async () => {
+    const clientId = randomUUID();
+    const chargeId = randomUUID();
+    const token = newToken(clientId);
+    await tokens.insert(pool, token);
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, now, chargeId))).toMatchObject({ cvvSealed: token.cvvSealed });
+    const later = new Date(token.expiresAt.getTime() + 60_000);
+    const again = await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, later, chargeId));
+    expect(again).toMatchObject({ id: token.id, cvvSealed: null, usedAt: now });
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, now, randomUUID()))).toBeNull();
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, now))).toBeNull();
+  });
+
   it('does not consume an expired token', async () => {
     const clientId = randomUUID();
     const token = newToken(clientId, { expiresAt: now });

@@ -1,8 +1,7 @@
 import type { payments } from '@platform/contracts';
-import { applyCapture, planCapture, type Charge } from '../../domain/charge';
+import { planCapture, type Charge } from '../../domain/charge';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
-import { operateOnCharge, ProviderRequestFailedError } from './providerRequests';
 
 export const CAPTURE_CHARGE_OPERATION = 'payments.charge.capture';
 
@@ -11,11 +10,6 @@ export async function captureCharge(deps: ChargeDeps, request: payments.CaptureC
   return changeCharge(
     deps,
     { clientId: request.clientId, id: request.id, idempotencyKey, operation: CAPTURE_CHARGE_OPERATION, request },
-    async (tx, charge) => {
-      const plan = planCapture(charge, request.amount);
-      const { ok, request: done } = await operateOnCharge(deps, tx, { charge, type: 'capture', amount: plan.amount });
-      if (!ok) throw new ProviderRequestFailedError(done);
-      return { charge: applyCapture(charge, plan.amount, deps.clock.now()), requests: [done] };
-    },
+    (charge) => ({ operation: { type: 'capture', amount: planCapture(charge, request.amount).amount, cause: { by: 'client' } } }),
   );
 }

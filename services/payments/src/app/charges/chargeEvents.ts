@@ -1,4 +1,5 @@
-import { enqueueEvent, type Queryable } from '@platform/kit';
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent, type DomainEvent, type Queryable } from '@platform/kit';
 import { chargeToJson, type Charge } from '../../domain/charge';
 
 /** `payments.charge.<status>`: the subject names the status the charge has after the change. */
@@ -9,4 +10,15 @@ export function chargeEventType(charge: Pick<Charge, 'status'>): string {
 /** Writes the event in the transaction of the change, with the whole charge as it is after the change. */
 export async function recordChargeEvent(tx: Queryable, charge: Charge, occurredAt: Date): Promise<void> {
   await enqueueEvent(tx, { type: chargeEventType(charge), clientId: charge.clientId, data: chargeToJson(charge), occurredAt });
+}
+
+/** The same event as an envelope, for a store that writes it in the statement of the change (a new charge). */
+export function chargeEvent(charge: Charge, occurredAt: Date): DomainEvent {
+  return {
+    id: randomUUID(),
+    type: chargeEventType(charge),
+    occurredAt: occurredAt.toISOString(),
+    clientId: charge.clientId,
+    data: chargeToJson(charge),
+  };
 }

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { errors, requestHash, withIdempotency, type PoolClient } from '@platform/kit';
+import { errors, withIdempotency, withTransaction, type Queryable } from '@platform/kit';
 import {
   antifraudDeclinedCode,
   needsCard,
@@ -20,24 +20,22 @@ import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain
 import { chargeCodec } from '../../grpc/chargeMessages';
 import type { AuthorizeRequest } from '../../providers/types';
 import type { CardData, MerchantForCharge } from '../ports';
-import { recordChargeEvent } from './chargeEvents';
+import { chargeEvent } from './chargeEvents';
 import type { ChargeDeps } from './deps';
+import { derivedId } from './derivedId';
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 
 export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
 
 /**
  * With an idempotency key the charge id is derived from the client, the key and the request, so that a retry
- * after a crash (its first attempt committed nothing) sends the providers the same per-attempt keys again and
- * they answer their first result instead of charging twice. A key reused after its record expired gets a new id.
+ * that takes over an attempt which died before committing sends the providers the same per-attempt keys again
+ * and they answer their first result instead of charging twice. A key reused after its record expired gets a
+ * new id.
  */
-async function chargeIdFor(deps: ChargeDeps, tx: PoolClient, clientId: string, key: string | undefined, request: unknown): Promise<string> {
+async function chargeIdFor(deps: ChargeDeps, tx: Queryable, clientId: string, key: string | undefined, request: unknown): Promise<string> {
   if (!key) return randomUUID();
-  const hash = createHash('sha256').update(`${clientId}\0${key}\0${requestHash(CREATE_CHARGE_OPERATION, request)}`).digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x80;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const id = derivedId(clientId, key, CREATE_CHARGE_OPERATION, request);
   return (await deps.store.idTaken(tx, id)) ? randomUUID() : id;
 }
 
@@ -74,6 +72,14 @@ function sourceView(input: NewCharge, card: CardData | undefined, cvvChecked: bo
   };
 }
 
+function paymentProvidersOf(deps: ChargeDeps, merchant: MerchantForCharge) {
+  const providers = merchant.providers.filter((p) => !deps.providers.isAntifraud(p.type));
+  if (providers.length === 0) {
+    throw errors.businessRule('merchant_without_provider', 'The merchant has no payment provider to route this charge to');
+  }
+  return providers;
+}
+
 interface Decision {
   status: ChargeStatus;
   declinedCode: string | null;
@@ -105,16 +111,12 @@ async function decide(
     antifraud: null,
   };
 
-  const paymentProviders = merchant.providers.filter((p) => !deps.providers.isAntifraud(p.type));
-  const route = routeProviders(paymentProviders, merchant.flow, {
+  const route = routeProviders(paymentProvidersOf(deps, merchant), merchant.flow, {
     amount: input.amount,
     currency: input.currency,
     installments: input.paymentMethod.installments,
     ...(card ? { cardBrand: card.brand } : {}),
   });
-  if (route.providers.length === 0) {
-    throw errors.businessRule('merchant_without_provider', 'The merchant has no payment provider to route this charge to');
-  }
 
   // The antifraud analysis comes before any authorization: a reproved charge never reaches a provider.
   const antifraudProvider = input.fraudAnalysis ? merchant.providers.find((p) => deps.providers.isAntifraud(p.type)) : undefined;
@@ -194,9 +196,10 @@ async function decide(
 }
 
 /**
- * Validates, claims the idempotency key, then (in one transaction) opens the card, asks antifraud and the
- * providers, and stores the charge, its transaction requests and its event. A decline is a charge too
- * (status failed); only a card that fails before any provider is asked answers 402.
+ * Validates and claims the idempotency key; then, in a short transaction, loads the merchant and opens the card;
+ * asks antifraud and the providers with no transaction open; and stores the charge, its transaction requests
+ * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
+ * failed); only a card that fails before any provider is asked answers 402.
  */
 export async function createCharge(deps: ChargeDeps, request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<Charge> {
   const clientId = requireClientId(request.clientId);
@@ -204,54 +207,67 @@ export async function createCharge(deps: ChargeDeps, request: payments.CreateCha
   const charge = await withIdempotency(
     deps.pool,
     { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: chargeCodec },
-    async (tx) => {
-      const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
-      const chargeId = await chargeIdFor(deps, tx, clientId, idempotencyKey, request);
-      const card = needsCard(input.paymentMethod.paymentType) ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source)) : undefined;
-      const platformFee = platformFeeFor(merchant, {
-        amount: input.amount,
-        paymentType: input.paymentMethod.paymentType,
-        installments: input.paymentMethod.installments,
-        splitRules: input.splitRules,
-      });
-      const decision = await decide(deps, chargeId, clientId, input, merchant, card);
-      const now = deps.clock.now();
-      const created: Charge = {
-        id: chargeId,
-        clientId,
-        merchantId: merchant.id,
-        customerId: input.customerId,
-        sessionId: input.sessionId,
-        cardId: card?.cardId ?? null,
-        amount: input.amount,
-        originalAmount: input.amount,
-        capturedAmount: decision.capturedAmount,
-        refundedAmount: 0,
-        currency: input.currency,
-        orderId: input.orderId,
-        statementDescriptor: input.statementDescriptor,
-        description: input.description,
-        capture: input.capture,
-        isDispute: false,
-        status: decision.status,
-        paymentMethod: decision.paymentMethod,
-        paymentSource: sourceView(input, card, decision.cvvChecked),
-        splitRules: input.splitRules,
-        platformFee,
-        antifraud: decision.antifraud,
-        appInfo: input.appInfo,
-        fraudAnalysis: input.fraudAnalysis,
-        providerId: decision.provider?.id ?? null,
-        providerType: decision.provider?.type ?? null,
-        providerName: decision.provider?.name ?? null,
-        declinedCode: decision.declinedCode,
-        transactionRequests: decision.requests,
-        createdAt: now,
-        updatedAt: now,
-      };
-      await deps.store.insert(tx, created);
-      await recordChargeEvent(tx, created, now);
-      return created;
+    {
+      prepare: async () => {
+        const opened = await withTransaction(deps.pool, async (tx) => {
+          const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
+          paymentProvidersOf(deps, merchant);
+          const platformFee = platformFeeFor(merchant, {
+            amount: input.amount,
+            paymentType: input.paymentMethod.paymentType,
+            installments: input.paymentMethod.installments,
+            splitRules: input.splitRules,
+          });
+          const chargeId = await chargeIdFor(deps, tx, clientId, idempotencyKey, request);
+          // A token is used up when this commits, before any provider is asked: it is single use whether or not
+          // the charge succeeds. Only a retry of this same charge (same id) may open it again.
+          const card = needsCard(input.paymentMethod.paymentType)
+            ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source), { chargeId })
+            : undefined;
+          return { merchant, platformFee, chargeId, card };
+        });
+        const { merchant, platformFee, chargeId, card } = opened;
+        const decision = await decide(deps, chargeId, clientId, input, merchant, card);
+        const now = deps.clock.now();
+        const created: Charge = {
+          id: chargeId,
+          clientId,
+          merchantId: merchant.id,
+          customerId: input.customerId,
+          sessionId: input.sessionId,
+          cardId: card?.cardId ?? null,
+          amount: input.amount,
+          originalAmount: input.amount,
+          capturedAmount: decision.capturedAmount,
+          refundedAmount: 0,
+          currency: input.currency,
+          orderId: input.orderId,
+          statementDescriptor: input.statementDescriptor,
+          description: input.description,
+          capture: input.capture,
+          isDispute: false,
+          status: decision.status,
+          paymentMethod: decision.paymentMethod,
+          paymentSource: sourceView(input, card, decision.cvvChecked),
+          splitRules: input.splitRules,
+          platformFee,
+          antifraud: decision.antifraud,
+          appInfo: input.appInfo,
+          fraudAnalysis: input.fraudAnalysis,
+          providerId: decision.provider?.id ?? null,
+          providerType: decision.provider?.type ?? null,
+          providerName: decision.provider?.name ?? null,
+          declinedCode: decision.declinedCode,
+          transactionRequests: decision.requests,
+          createdAt: now,
+          updatedAt: now,
+        };
+        return created;
+      },
+      commit: async (tx, created) => {
+        await deps.store.insert(tx, created, chargeEvent(created, created.createdAt));
+        return created;
+      },
     },
   );
   deps.outbox?.kick();

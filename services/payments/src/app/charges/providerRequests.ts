@@ -230,56 +230,81 @@ function authorizationTransactionId(charge: Charge): string | undefined {
 }
 
 /**
- * Asks the charge's provider to capture, void (cancel what was not captured) or refund. Answers the record of
- * the request and whether the provider did it; the caller decides what a failure means.
+ * The pending request that reserves a capture, void or refund on a charge. Its key counts every request of its
+ * type, the pending ones included, so requests reserved at the same time get distinct keys.
  */
-export async function operateOnCharge(
-  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'merchants'>,
-  db: Queryable,
-  input: { charge: Charge; type: 'capture' | 'void' | 'refund'; amount: number; splitRules?: SellerAmount[] | null },
-): Promise<{ ok: boolean; request: TransactionRequestRecord }> {
-  const { charge, type, amount } = input;
-  const idempotencyKey = requestKey(charge.id, type, nextAttempt(charge, type));
-  const at = deps.clock.now();
-  const provider = await providerOfCharge(deps, db, charge);
-  const base = {
-    chargeId: charge.id,
-    clientId: charge.clientId,
-    idempotencyKey,
-    provider: { id: charge.providerId, type: charge.providerType ?? 'UNKNOWN' },
-    type,
-    amount,
-    at,
-    splitRules: input.splitRules ?? null,
+export function reservedRequest(
+  deps: Pick<ChargeDeps, 'clock'>,
+  charge: Charge,
+  pending: TransactionRequestRecord[],
+  input: { id?: string; type: 'capture' | 'void' | 'refund'; amount: number; splitRules?: SellerAmount[] | null },
+): TransactionRequestRecord {
+  const { type, amount } = input;
+  return {
+    ...record({
+      chargeId: charge.id,
+      clientId: charge.clientId,
+      idempotencyKey: requestKey(charge.id, type, nextAttempt({ transactionRequests: [...charge.transactionRequests, ...pending] }, type)),
+      provider: { id: charge.providerId, type: charge.providerType ?? 'UNKNOWN' },
+      type,
+      amount,
+      at: deps.clock.now(),
+      status: 'pending',
+      responseMs: 0,
+      splitRules: input.splitRules ?? null,
+    }),
+    ...(input.id ? { id: input.id } : {}),
   };
+}
+
+/**
+ * Asks the charge's provider to do a reserved capture, void (cancel what was not captured) or refund, with the
+ * reservation's key: asking again after a crash gets the provider's first answer. Answers the request as it is
+ * to be settled, and whether the provider did it; the caller decides what a failure means. No transaction may be
+ * open here: the merchant's providers are read on a connection of their own.
+ */
+export async function askProvider(
+  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'merchants' | 'pool'>,
+  charge: Charge,
+  reserved: TransactionRequestRecord,
+): Promise<{ ok: boolean; request: TransactionRequestRecord }> {
+  const type = reserved.requestType;
+  if (type !== 'capture' && type !== 'void' && type !== 'refund') throw new Error(`a ${type} request is not an operation on a charge`);
+  const settled = (fields: Partial<TransactionRequestRecord>): TransactionRequestRecord => ({ ...reserved, ...fields, updatedAt: deps.clock.now() });
+  const provider = await providerOfCharge(deps, deps.pool, charge);
   const transactionId = authorizationTransactionId(charge);
   if (!provider || !transactionId) {
     const message = !provider ? 'the provider of this charge is no longer configured' : 'the charge has no authorization at its provider';
-    return { ok: false, request: record({ ...base, status: 'failed', responseMs: 0, message }) };
+    return { ok: false, request: settled({ requestStatus: 'failed', message }) };
   }
   const adapter = deps.providers.payment(provider.type);
-  const operation = { chargeId: charge.id, transactionId, amount, currency: charge.currency };
-  const result: CallOutcome<OperationResult> = await call(deps, provider, idempotencyKey, !adapter, (c) =>
+  const operation = { chargeId: charge.id, transactionId, amount: reserved.amount, currency: charge.currency };
+  const result: CallOutcome<OperationResult> = await call(deps, provider, reserved.idempotencyKey, !adapter, (c) =>
     type === 'capture' ? adapter!.capture(operation, c) : type === 'void' ? adapter!.cancel(operation, c) : adapter!.refund(operation, c),
   );
-  if (!result.ok) return { ok: false, request: record({ ...base, status: 'failed', responseMs: result.ms, message: result.message }) };
+  if (!result.ok) return { ok: false, request: settled({ requestStatus: 'failed', responseMs: result.ms, message: result.message }) };
   const answer = result.value;
   if (answer.status === 'failed') {
     return {
       ok: false,
-      request: record({ ...base, status: 'failed', responseMs: result.ms, transactionId, message: answer.message, declinedCode: answer.declinedCode }),
+      request: settled({
+        requestStatus: 'failed',
+        responseMs: result.ms,
+        transactionId,
+        message: answer.message,
+        declinedCode: answer.declinedCode ?? null,
+      }),
     };
   }
   return {
     ok: true,
-    request: record({
-      ...base,
-      status: 'success',
+    request: settled({
+      requestStatus: 'success',
       responseMs: result.ms,
       transactionId: answer.transactionId ?? transactionId,
-      nsu: answer.nsu,
-      networkAuthorizationCode: answer.networkAuthorizationCode,
-      networkResponseCode: answer.networkResponseCode,
+      authorizationNsu: answer.nsu ?? null,
+      networkAuthorizationCode: answer.networkAuthorizationCode ?? null,
+      networkResponseCode: answer.networkResponseCode ?? null,
       message: `${type} done`,
     }),
   };

@@ -1,10 +1,9 @@
 import type { payments } from '@platform/contracts';
 import { errors } from '@platform/kit';
-import { antifraudDeclinedCode, applyCapture, type Charge, type TransactionRequestRecord } from '../../domain/charge';
+import type { Charge } from '../../domain/charge';
 import { assertTransition } from '../../domain/chargeStatus';
-import { changeCharge } from './changeCharge';
+import { changeCharge, type PlannedChange } from './changeCharge';
 import type { ChargeDeps } from './deps';
-import { operateOnCharge, ProviderRequestFailedError } from './providerRequests';
 
 export const SET_ANTIFRAUD_STATUS_OPERATION = 'payments.charge.antifraud';
 const DECISIONS = ['approved', 'reproved', 'failed'] as const;
@@ -21,36 +20,27 @@ export async function setAntifraudStatus(deps: ChargeDeps, request: payments.Set
     throw errors.validation('Invalid status', [{ field: 'status', message: `must be one of ${DECISIONS.join(', ')}` }]);
   }
   const status = decision as Decision;
+  const cause = { by: 'antifraud', decision: status } as const;
   return changeCharge(
     deps,
     { clientId: request.clientId, id: request.id, idempotencyKey, operation: SET_ANTIFRAUD_STATUS_OPERATION, request },
-    async (tx, charge) => {
+    (charge): PlannedChange => {
       if (charge.antifraud?.status !== 'pending') {
         throw errors.businessRule('antifraud_not_pending', 'This charge has no antifraud analysis waiting for a decision');
       }
-      const now = deps.clock.now();
-      const antifraud = { ...charge.antifraud, status, updatedAt: now.toISOString() };
-      const requests: TransactionRequestRecord[] = [];
-      let next: Charge;
-      if (status === 'approved') {
-        if (charge.status === 'pre_authorized' && charge.capture) {
-          assertTransition(charge.status, 'authorized', 'antifraud');
-          const { ok, request: done } = await operateOnCharge(deps, tx, { charge, type: 'capture', amount: charge.amount });
-          if (!ok) throw new ProviderRequestFailedError(done);
-          requests.push(done);
-          next = applyCapture(charge, charge.amount, now);
-        } else {
-          assertTransition(charge.status, charge.status, 'antifraud');
-          next = { ...charge, updatedAt: now };
-        }
-      } else {
+      const analysis = charge.antifraud;
+      if (status !== 'approved') {
         assertTransition(charge.status, 'failed', 'antifraud');
-        const { ok, request: done } = await operateOnCharge(deps, tx, { charge, type: 'void', amount: charge.amount });
-        if (!ok) throw new ProviderRequestFailedError(done);
-        requests.push(done);
-        next = { ...charge, status: 'failed', declinedCode: antifraudDeclinedCode(status), updatedAt: now };
+        return { operation: { type: 'void', amount: charge.amount, cause } };
       }
-      return { charge: { ...next, antifraud }, requests };
+      if (charge.status === 'pre_authorized' && charge.capture) {
+        assertTransition(charge.status, 'authorized', 'antifraud');
+        return { operation: { type: 'capture', amount: charge.amount, cause } };
+      }
+      assertTransition(charge.status, charge.status, 'antifraud');
+      return {
+        apply: (current, at) => ({ ...current, antifraud: { ...analysis, status, updatedAt: at.toISOString() }, updatedAt: at }),
+      };
     },
   );
 }

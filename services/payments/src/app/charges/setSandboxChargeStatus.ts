@@ -19,6 +19,6 @@ export async function setSandboxChargeStatus(deps: ChargeDeps, request: payments
   return changeCharge(
     deps,
     { clientId: request.clientId, id: request.id, idempotencyKey, operation: SET_SANDBOX_STATUS_OPERATION, request },
-    async (_tx, charge) => ({ charge: applyNotification(charge, status as ChargeStatus, deps.clock.now()), requests: [] }),
+    () => ({ apply: (charge, at) => applyNotification(charge, status as ChargeStatus, at) }),
   );
 }

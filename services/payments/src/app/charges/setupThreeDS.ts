@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { errors, withIdempotency, type Queryable } from '@platform/kit';
+import { errors, withIdempotency } from '@platform/kit';
 import { isUuid, requireClientId } from '../../domain/merchant';
 import { callWithTimeout } from '../../providers/call';
 import { SANDBOX_TYPE } from '../../providers/sandbox';
@@ -26,19 +26,25 @@ export async function setupThreeDS(deps: ChargeDeps, request: payments.SetupThre
   if (sourceType === 'card' && !isUuid(cardId)) throw errors.validation('Invalid 3DS setup', [{ field: 'cardId', message: 'must be a UUID' }]);
   if (sourceType === 'token' && !isUuid(tokenId)) throw errors.validation('Invalid 3DS setup', [{ field: 'tokenId', message: 'must be a UUID' }]);
   const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: threeDSSetupCodec };
-  return withIdempotency(deps.pool, options, async (tx) => {
-    const now = deps.clock.now();
-    if (sourceType === 'card' && !(await deps.vault.cardExists(tx, clientId, cardId))) throw errors.notFound('Card', cardId);
-    if (sourceType === 'token' && !(await deps.vault.tokenUsable(tx, clientId, tokenId, now))) throw errors.notFound('Token', tokenId);
-    return open(deps, tx, { clientId, sourceType, cardId, tokenId, now });
+  return withIdempotency(deps.pool, options, {
+    prepare: async () => {
+      const now = deps.clock.now();
+      if (sourceType === 'card' && !(await deps.vault.cardExists(deps.pool, clientId, cardId))) throw errors.notFound('Card', cardId);
+      if (sourceType === 'token' && !(await deps.vault.tokenUsable(deps.pool, clientId, tokenId, now))) throw errors.notFound('Token', tokenId);
+      return open(deps, { clientId, sourceType, cardId, tokenId, now });
+    },
+    commit: async (tx, setup) => {
+      await deps.store.insertThreeDSSetup(tx, setup);
+      return { id: setup.id, token: setup.token, collectUrl: setup.collectUrl, providerType: setup.providerType };
+    },
   });
 }
 
+/** Asks the provider for the setup, with no transaction open; the caller stores it. */
 async function open(
   deps: ChargeDeps,
-  tx: Queryable,
   input: { clientId: string; sourceType: 'card' | 'token'; cardId: string; tokenId: string; now: Date },
-): Promise<ThreeDSSetup> {
+): Promise<ThreeDSSetupRow> {
   const { clientId, sourceType, cardId, tokenId, now } = input;
   const adapter = deps.providers.payment(SANDBOX_TYPE);
   if (!adapter) throw errors.unavailable('No provider offers 3DS2 setup');
@@ -51,7 +57,7 @@ async function open(
   );
   if (!answer.ok) throw errors.unavailable(`The 3DS2 provider did not answer: ${answer.message}`);
   const result = answer.value;
-  const setup: ThreeDSSetupRow = {
+  return {
     id,
     clientId,
     cardId: sourceType === 'card' ? cardId : null,
@@ -61,6 +67,4 @@ async function open(
     collectUrl: result.collectUrl,
     createdAt: now,
   };
-  await deps.store.insertThreeDSSetup(tx, setup);
-  return { id: setup.id, token: setup.token, collectUrl: setup.collectUrl, providerType: setup.providerType };
 }

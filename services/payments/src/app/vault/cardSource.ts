@@ -36,8 +36,8 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'>): C
     };
   }
 
-  async function token(tx: Queryable, clientId: string, tokenId: string, now: Date): Promise<CardData> {
-    const used = await tokens.consume(tx, clientId, tokenId, now);
+  async function token(tx: Queryable, clientId: string, tokenId: string, now: Date, chargeId: string | undefined): Promise<CardData> {
+    const used = await tokens.consume(tx, clientId, tokenId, now, chargeId);
     if (!used) throw errors.notFound('Token', tokenId);
     if (isExpired({ month: used.expirationMonth, year: used.expirationYear }, now)) throw expiredCard();
     return {
@@ -55,7 +55,7 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'>): C
   }
 
   return {
-    async resolve(tx, rawClientId, source) {
+    async resolve(tx, rawClientId, source, options = {}) {
       const clientId = requireClientId(rawClientId);
       const now = deps.clock.now();
       switch (source.sourceType.trim().toLowerCase()) {
@@ -79,7 +79,7 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'>): C
         }
         case 'token':
           if (source.tokenId.trim() === '') throw required('tokenId', 'is required');
-          return token(tx, clientId, source.tokenId.trim(), now);
+          return token(tx, clientId, source.tokenId.trim(), now, options.chargeId);
         default:
           throw required('sourceType', 'must be card or token for a card payment');
       }
