@@ -1,16 +1,7 @@
+import { env } from '@platform/kit';
 import { z } from 'zod';
 
-const key32 = (name: string) =>
-  z
-    .string({ error: `${name} is required: 32 random bytes, base64 or hex` })
-    .transform((value, ctx) => {
-      const bytes = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-      if (bytes.length !== 32) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be 32 bytes (64 hex characters or 44 base64 characters)` });
-        return z.NEVER;
-      }
-      return bytes;
-    });
+const { key32 } = env;
 
 export const paymentsConfig = z.object({
   /** Master key of the vault: card numbers, token CVVs and provider credentials are encrypted under keys derived from it. */

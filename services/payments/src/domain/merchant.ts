@@ -1,15 +1,10 @@
-import { errors, type FieldViolation } from '@platform/kit';
+import { errors, isUuid, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import type { PlatformFeeRule } from '../app/ports';
 
 export type { PlatformFeeRule };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids are checked before they reach SQL, so a malformed one is an unknown id and never a database error. */
-export function isUuid(value: string | undefined): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}
+export { isUuid };
 
 /** The caller's client id is checked too: a service never trusts its caller. */
 export function requireClientId(clientId: string): string {
