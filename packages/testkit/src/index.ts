@@ -1,3 +1,4 @@
+export * from './failures';
 export * from './nats';
 export * from './ports';
 export * from './postgres';

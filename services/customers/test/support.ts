@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { customers } from '@platform/contracts';
-import { AppError, createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import type { CardDirectory } from '../src/app/cardDirectory';
 import { defineCustomersService } from '../src/service';
@@ -60,16 +60,7 @@ export function customerRequest(clientId: string, overrides: Partial<customers.C
   };
 }
 
-/** The AppError a rejected call carries (kind, key, businessCode, details); fails the test if the call resolved. */
-export async function failureOf(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+export { failureOf } from '@platform/testkit';
 
 export async function outboxOf(pool: Pool, clientId: string): Promise<Array<{ id: string; subject: string; payload: { id: string; type: string; clientId: string; occurredAt: string; data: Record<string, unknown> } }>> {
   const { rows } = await pool.query(`SELECT id, subject, payload FROM outbox WHERE payload->>'clientId' = $1 ORDER BY seq`, [clientId]);

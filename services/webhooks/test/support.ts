@@ -2,7 +2,7 @@ import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhooks } from '@platform/contracts';
-import { AppError, createPromiseClient, startService, type DomainEvent, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createPromiseClient, startService, type DomainEvent, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import { connect, type NatsConnection } from 'nats';
 import type { Resolver } from '../src/delivery/httpSender';
@@ -168,16 +168,7 @@ export async function eventually<T>(check: () => Promise<T | undefined> | T | un
   }
 }
 
-/** The AppError a rejected call carries; fails the test if the call resolved. */
-export async function failureOf(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+export { failureOf } from '@platform/testkit';
 
 export function webhookRequest(clientId: string, endpoint: string, overrides: Partial<webhooks.CreateWebhookRequest> = {}): webhooks.CreateWebhookRequest {
   return { clientId, event: '*', endpoint, version: 1.1, status: true, ...overrides };

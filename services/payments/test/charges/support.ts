@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { payments } from '@platform/contracts';
-import { AppError, createPromiseClient, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createPromiseClient, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
 import { cardNumberEnding } from '../providers/cards';
@@ -164,16 +164,7 @@ export function boletoCharge(
   });
 }
 
-/** The AppError a rejected call carries; fails the test if the call resolved. */
-export async function failureOf(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+export { failureOf } from '@platform/testkit';
 
 export interface OutboxEvent {
   id: string;

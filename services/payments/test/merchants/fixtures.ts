@@ -1,7 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { payments } from '@platform/contracts';
-import { AppError, createLogger, createPool, KIT_MIGRATIONS_DIR, migrate, type Clock, type Pool } from '@platform/kit';
+import { createLogger, createPool, KIT_MIGRATIONS_DIR, migrate, type Clock, type Pool } from '@platform/kit';
 import { createTestDatabase } from '@platform/testkit';
 
 /** Real time, moved forward on demand: token and card expiry can be crossed without waiting. */
@@ -25,16 +25,7 @@ export async function startStoreDatabase(prefix: string): Promise<Pool> {
   return pool;
 }
 
-/** The AppError a rejected call carries (kind, key, businessCode, details); fails the test if the call resolved. */
-export async function failureOf(call: Promise<unknown>): Promise<AppError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+export { failureOf } from '@platform/testkit';
 
 export interface OutboxEvent {
   id: string;
