@@ -115,7 +115,12 @@ describe('fan-out of domain events to webhooks', () => {
     // Past JetStream's duplicate window, a second copy would reach the consumer; the processed-event record stops it.
     await nc.jetstream().publish(first.type, Buffer.from(JSON.stringify(first)), { msgID: randomUUID() });
     const marker = await publishEvent(nc, { type: 'payments.card.created', clientId, data: { id: randomUUID() } });
-    await eventually(() => (receiver.to(endpoint).some((r) => r.headers['webhook-id'] === marker.id) ? true : undefined), 'the marker delivery');
-    expect(receiver.to(endpoint).map((r) => r.headers['webhook-id']).sort()).toEqual([first.id, marker.id].sort());
+    // Deliveries are independent jobs and may arrive in any order, so wait for both; the consumer applies the stream
+    // in order, so once the marker has its delivery row the second copy of the first event has been seen too.
+    const received = () => receiver.to(endpoint).map((r) => r.headers['webhook-id']);
+    await eventually(() => (received().includes(first.id) && received().includes(marker.id) ? true : undefined), 'both deliveries');
+    const rows = await running.pool.query<{ event_id: string }>('SELECT event_id FROM deliveries WHERE client_id = $1', [clientId]);
+    expect(rows.rows.map((r) => r.event_id).sort()).toEqual([first.id, marker.id].sort());
+    expect(received().sort()).toEqual([first.id, marker.id].sort());
   });
 });
