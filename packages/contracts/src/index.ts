@@ -1,6 +1,3 @@
-// One namespace per context; the generated modules live in src/gen (built from proto/, never committed).
-export * as common from './gen/common/v1/errors';
-export * as customers from './gen/customers/v1/customers';
-export * as payments from './gen/payments/v1/payments';
-export * as settings from './gen/settings/v1/settings';
-export * as webhooks from './gen/webhooks/v1/webhooks';
+// One namespace per proto folder and the map of every gRPC service (`grpcServices`), both written into src/gen
+// from proto/ at build time (scripts/generate-index.js), never committed: a new proto folder needs no edit here.
+export * from './gen/index';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
-import type { Logger } from './log';
+import { serializeError, type Logger } from './log';
 
 export type { Pool, PoolClient };
 
@@ -17,8 +17,9 @@ export function createPool(options: { url: string; size?: number; log: Logger; n
     application_name: options.name,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client that loses its connection emits here; without a handler the process would crash.
-  pool.on('error', (err) => options.log.warn({ err }, 'idle database connection failed'));
+  // An idle client that loses its connection emits here; without a handler the process would crash. Only the
+  // error's own fields are logged: pg attaches the client, whose connection parameters must not reach a log.
+  pool.on('error', (err) => options.log.warn({ err: serializeError(err) }, 'idle database connection failed'));
   return pool;
 }
 

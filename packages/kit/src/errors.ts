@@ -174,9 +174,3 @@ export function fromGrpcError(error: unknown): AppError {
   const message = kind === 'unavailable' ? 'A platform service is unavailable' : (e.details ?? 'Internal error');
   return new AppError(kind, kind === 'internal' ? 'Internal error' : message, { cause: error });
 }
-
-/** PostgreSQL error codes that mean something to a caller, translated in one place. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as { code?: string; constraint?: string };
-  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
-}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SERVICES } from '@platform/catalog';
 import {
   AckPolicy,
   connect,
@@ -26,8 +27,14 @@ export interface DomainEvent<T = unknown> {
 }
 
 export const EVENTS_STREAM = 'EVENTS';
-/** The bounded contexts that publish; the stream captures `<context>.>` for each. */
-export const EVENT_CONTEXTS = ['payments', 'sessions', 'customers', 'sellers', 'payouts', 'settings', 'webhooks'] as const;
+/**
+ * The bounded contexts that publish; the stream captures `<context>.>` for each: every service of the catalog
+ * (packages/catalog), so a new service's events are kept without an edit here, and the contexts named before
+ * their services exist.
+ */
+export const EVENT_CONTEXTS: readonly string[] = [
+  ...new Set([...SERVICES.map((s) => s.name), 'payments', 'sessions', 'customers', 'sellers', 'payouts', 'settings', 'webhooks']),
+];
 /** JetStream drops a second publish with the same Nats-Msg-Id inside this window. */
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
@@ -35,7 +42,10 @@ export async function connectNats(url: string, name: string, log: Logger): Promi
   const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') log.warn({ nats: s.type }, 'nats connection status');
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') {
+        // `data` is the server for a (dis)connection and the error itself for an error.
+        log.warn({ nats: s.type, ...(s.data instanceof Error ? { err: s.data } : { server: String(s.data) }) }, 'nats connection status');
+      }
     }
   })();
   return nc;

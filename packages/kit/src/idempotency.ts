@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { withTransaction } from './db';
+import { instanceKeyOf } from './instance';
 import { AppError, errors, type ErrorKind } from './errors';
 
-/** A first attempt that has not finished after this long is taken as abandoned (its process died). */
+/**
+ * A first attempt that has not finished after this long is taken as abandoned, even if its process still holds
+ * its instance lock (a live but stuck process). One whose process died is taken over at once (see `run`).
+ */
 const IN_FLIGHT_TIMEOUT_MS = 60_000;
 /** Records are replayed for 24 hours. */
 const RETENTION_MS = 24 * 3600_000;
@@ -37,8 +41,8 @@ export interface IdempotencyOptions<T> {
 export interface IdempotentSteps<P, T> {
   /**
    * Runs once the key is claimed, with no transaction open. `takeover` is true when this run took over the
-   * record of a first attempt that never finished (its process died): work that attempt committed on its own
-   * may be found and carried on.
+   * record of a first attempt that never finished (its process died, or it outlived the in-flight timeout):
+   * work that attempt committed on its own may be found and carried on.
    */
   prepare: (attempt: { takeover: boolean }) => Promise<P>;
   /** Runs in the transaction that completes the record, so the change and its answer commit together. */
@@ -56,8 +60,12 @@ const inProgress = () => errors.conflict('A request with this X-Idempotency-Key 
  * The change is a function of the transaction, or `{ prepare, commit }` steps: `prepare` runs with no
  * transaction (and no pooled connection) held, `commit` in the transaction that completes the record.
  *
- * A run that outlives the in-flight timeout may be taken over by a retry; the record is completed only by the
- * run that holds it, so a late first run rolls its change back and answers 409.
+ * A claim records the process that made it (its instance lock key, see ./instance.ts, when one is registered
+ * for the pool). A retry that finds the record in flight takes it over at once if that process has died (its
+ * advisory lock is free: PostgreSQL released it when the process's connection closed), so a crash costs a
+ * retry no wait; while the process lives the retry answers 409, until the in-flight timeout, which still
+ * bounds a live but stuck run. The record is completed only by the run that holds it, so a late first run
+ * rolls its change back and answers 409.
  */
 export function withIdempotency<T>(pool: Pool, options: IdempotencyOptions<T>, change: (tx: PoolClient) => Promise<T>): Promise<T>;
 export function withIdempotency<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: IdempotentSteps<P, T>): Promise<T>;
@@ -90,19 +98,21 @@ async function run<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: Idem
   }>(
     `WITH prior AS (SELECT state FROM idempotency_keys WHERE client_id = $1 AND key = $2),
      ins AS (
-       INSERT INTO idempotency_keys (client_id, key, operation, request_hash, state) VALUES ($1, $2, $3, $4, 'in_flight')
+       INSERT INTO idempotency_keys (client_id, key, operation, request_hash, state, owner_instance)
+         VALUES ($1, $2, $3, $4, 'in_flight', $7::bigint)
        ON CONFLICT (client_id, key) DO UPDATE
          SET state = 'in_flight', operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash,
-             response = NULL, error = NULL, created_at = now(), updated_at = now()
-         WHERE (idempotency_keys.state = 'in_flight' AND idempotency_keys.updated_at < now() - ($5 || ' milliseconds')::interval
-                AND idempotency_keys.request_hash = EXCLUDED.request_hash)
+             response = NULL, error = NULL, owner_instance = EXCLUDED.owner_instance, created_at = now(), updated_at = now()
+         WHERE (idempotency_keys.state = 'in_flight' AND idempotency_keys.request_hash = EXCLUDED.request_hash
+                AND (idempotency_keys.updated_at < now() - ($5 || ' milliseconds')::interval
+                     OR pg_try_advisory_xact_lock(idempotency_keys.owner_instance)))
             OR idempotency_keys.created_at < now() - ($6 || ' milliseconds')::interval
        RETURNING state, request_hash, operation, response, error, updated_at::text AS claimed_at)
      SELECT ins.*, true AS fresh, COALESCE((SELECT state = 'in_flight' FROM prior), false) AS takeover FROM ins
      UNION ALL
      SELECT state, request_hash, operation, response, error, NULL, false, false FROM idempotency_keys
        WHERE client_id = $1 AND key = $2 AND NOT EXISTS (SELECT 1 FROM ins)`,
-    [clientId, key, operation, hash, String(IN_FLIGHT_TIMEOUT_MS), String(RETENTION_MS)],
+    [clientId, key, operation, hash, String(IN_FLIGHT_TIMEOUT_MS), String(RETENTION_MS), instanceKeyOf(pool) ?? null],
   );
   const row = claimed.rows[0];
   if (!row) throw errors.conflict('Request with this idempotency key is in progress', 'idempotency_request_in_progress');

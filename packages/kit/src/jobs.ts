@@ -1,15 +1,43 @@
-import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import {
+  Logger as WorkerLogger,
+  parseCronItems,
+  run,
+  runMigrations,
+  runOnce,
+  type JobHelpers,
+  type LogLevel,
+  type Runner,
+  type SharedOptions,
+  type Task,
+  type TaskList,
+  type WorkerEvents,
+} from 'graphile-worker';
 import type { Pool } from 'pg';
 import type { Queryable } from './db';
-import type { Logger } from './log';
+import { serializeError, type Logger } from './log';
+
+/**
+ * Durable jobs on graphile-worker: its tables live in their own schema of the service's database, jobs are added
+ * with SQL in the caller's transaction, NOTIFY wakes a runner as soon as a due job commits, and row locks make each
+ * attempt run on one replica only.
+ */
+export const JOBS_SCHEMA = 'graphile_worker';
+
+/** graphile-worker keeps attempts in a smallint. */
+const MAX_ATTEMPTS_LIMIT = 32_767;
+const DEFAULT_MAX_ATTEMPTS = 10;
 
 export interface Job<P = Record<string, unknown>> {
   id: string;
   kind: string;
   payload: P;
   runAt: Date;
+  /** This attempt's number, from 1. */
   attempts: number;
   maxAttempts: number;
+  /** Set on a job started by a cron schedule: the time it stands for, and whether it was run late as a backfill. */
+  cron?: { scheduledFor: Date; backfilled: boolean };
 }
 
 /** What a handler may ask for instead of finishing: run again later (e.g. the next retry of a schedule). */
@@ -18,137 +46,359 @@ export type JobOutcome = void | { rescheduleAt: Date; payload?: Record<string, u
 export type JobHandler = (job: Job) => Promise<JobOutcome>;
 
 /**
+ * Recurring work. `pattern` is a cron pattern in UTC (`0 3 * * *`: daily at 03:00). After downtime, the runs missed
+ * within `backfillPeriodMs` (counted from start-up, only since the schedule was first seen) are run late, each once.
+ * Runs of one schedule never overlap, on one replica or across several.
+ */
+export interface CronSchedule {
+  kind: string;
+  pattern: string;
+  backfillPeriodMs?: number;
+  payload?: Record<string, unknown>;
+  /** Attempts of each run (default 10); a schedule whose next run does the same work may want 1. */
+  maxAttempts?: number;
+}
+
+function jobKeyOf(kind: string, dedupeKey: string): string {
+  return `${kind}:${dedupeKey}`;
+}
+
+function attemptsLimit(maxAttempts: number | undefined): number {
+  return Math.max(1, Math.min(MAX_ATTEMPTS_LIMIT, Math.floor(maxAttempts ?? DEFAULT_MAX_ATTEMPTS)));
+}
+
+/**
  * Schedules work in the caller's transaction, so it exists exactly when the change that needs it commits.
- * A dedupe key makes scheduling idempotent (the second schedule with the same key is ignored).
+ * A dedupe key makes scheduling idempotent: while a job of that kind and key exists (waiting, running or failed for
+ * good), a second schedule is ignored. Keys are free again once their job has finished.
  */
 export async function scheduleJob(
   tx: Queryable,
   job: { kind: string; runAt: Date; payload?: Record<string, unknown>; dedupeKey?: string; maxAttempts?: number },
 ): Promise<string> {
-  const id = randomUUID();
-  await tx.query(
-    `INSERT INTO jobs (id, kind, payload, run_at, dedupe_key, max_attempts) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (dedupe_key) DO NOTHING`,
-    [id, job.kind, JSON.stringify(job.payload ?? {}), job.runAt, job.dedupeKey ?? null, job.maxAttempts ?? 10],
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT (${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'unsafe_dedupe')).id`,
+    [
+      job.kind,
+      JSON.stringify(job.payload ?? {}),
+      job.runAt,
+      attemptsLimit(job.maxAttempts),
+      job.dedupeKey === undefined ? null : jobKeyOf(job.kind, job.dedupeKey),
+    ],
   );
-  return id;
-}
-
-export async function cancelJobs(tx: Queryable, where: { kind: string; dedupeKey: string }): Promise<number> {
-  const result = await tx.query(
-    `UPDATE jobs SET status = 'canceled', updated_at = now() WHERE kind = $1 AND dedupe_key = $2 AND status = 'pending'`,
-    [where.kind, where.dedupeKey],
-  );
-  return result.rowCount ?? 0;
-}
-
-interface JobRow {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  run_at: Date;
-  attempts: number;
-  max_attempts: number;
+  return String(rows[0]!.id);
 }
 
 /**
- * Runs due jobs. A job is leased (locked_until) when claimed, so replicas never run it at the same time and a
- * crashed runner's job is picked up again when the lease expires. Failures back off exponentially.
+ * Cancels the job of that kind and key in the caller's transaction: a waiting one is removed; a running one finishes
+ * its attempt but is not retried and no longer holds the key. Returns how many were cancelled (0 or 1).
+ */
+export async function cancelJobs(tx: Queryable, where: { kind: string; dedupeKey: string }): Promise<number> {
+  const { rows } = await tx.query<{ id: string | null }>(`SELECT (${JOBS_SCHEMA}.remove_job($1)).id`, [jobKeyOf(where.kind, where.dedupeKey)]);
+  return rows.filter((r) => r.id !== null).length;
+}
+
+/**
+ * What graphile-worker reports as an error, as a log field: an error (or error-like object) goes through the
+ * kit's error serializer (message, code, stack, cause; pg fields without row data); anything else as text.
+ */
+function errorFields(error: unknown): unknown {
+  if (error === undefined || error === null) return undefined;
+  if (typeof error === 'object') return serializeError(error);
+  return { message: String(error) };
+}
+
+/** graphile-worker's log lines through the service's logger: its per-job chatter at debug, failures as warnings. */
+export function workerLogger(log: Logger): WorkerLogger {
+  return new WorkerLogger((scope) => (level: LogLevel, message: string, meta?: Record<string, unknown>) => {
+    const job = meta?.job as { id?: string; task_identifier?: string; attempts?: number; max_attempts?: number } | undefined;
+    if (meta?.failure && job) {
+      const failed = (job.attempts ?? 0) >= (job.max_attempts ?? 0);
+      log.warn(
+        { err: errorFields(meta.error), jobId: job.id, kind: job.task_identifier, attempts: job.attempts, maxAttempts: job.max_attempts, failed },
+        failed ? 'job failed for good' : 'job failed; retrying with backoff',
+      );
+      return;
+    }
+    const fields = { worker: scope.workerId, kind: scope.taskIdentifier, jobId: scope.jobId, ...(meta?.error ? { err: errorFields(meta.error) } : {}) };
+    switch (String(level)) {
+      case 'error':
+        log.error(fields, message);
+        break;
+      case 'warning':
+        log.warn(fields, message);
+        break;
+      case 'info':
+        log.debug(fields, message);
+        break;
+      default:
+        log.trace(fields, message);
+    }
+  });
+}
+
+const guardedPools = new WeakSet<Pool>();
+
+/**
+ * A connection that fails while checked out (a runner's LISTEN connection, say) reports to its own error listener;
+ * without one the process would crash. graphile-worker insists on this before it uses the pool.
+ */
+function guardClientErrors(pool: Pool, log: Logger): void {
+  if (guardedPools.has(pool)) return;
+  guardedPools.add(pool);
+  pool.on('connect', (client) => {
+    client.on('error', (err) => log.warn({ err }, 'database connection failed'));
+  });
+}
+
+/**
+ * Creates or upgrades graphile-worker's schema. Replicas starting together take turns under an advisory lock; the
+ * service's start-up runs this before its own migrations.
+ */
+export async function migrateJobs(pool: Pool, log: Logger): Promise<void> {
+  guardClientErrors(pool, log);
+  const lock = await pool.connect();
+  try {
+    await lock.query(`SELECT pg_advisory_lock(hashtext('${JOBS_SCHEMA}_migrations'))`);
+    await runMigrations({ pgPool: pool, schema: JOBS_SCHEMA, logger: workerLogger(log) });
+  } finally {
+    await lock.query(`SELECT pg_advisory_unlock(hashtext('${JOBS_SCHEMA}_migrations'))`).catch(() => undefined);
+    lock.release();
+  }
+}
+
+function jobOf(rawPayload: unknown, helpers: JobHelpers): Job {
+  const { _cron: cron, ...payload } = (rawPayload && typeof rawPayload === 'object' ? rawPayload : {}) as Record<string, unknown> & {
+    _cron?: { ts: string; backfilled?: boolean };
+  };
+  const source = helpers.job;
+  return {
+    id: String(source.id),
+    kind: source.task_identifier,
+    payload,
+    runAt: new Date(source.run_at),
+    attempts: source.attempts,
+    maxAttempts: source.max_attempts,
+    ...(cron ? { cron: { scheduledFor: new Date(cron.ts), backfilled: cron.backfilled === true } } : {}),
+  };
+}
+
+export interface JobRunnerOptions {
+  pool: Pool;
+  log: Logger;
+  handlers: Record<string, JobHandler>;
+  cron?: CronSchedule[];
+  /** How often future jobs are looked for (due ones are announced by NOTIFY); default 1000 ms. */
+  pollMs?: number;
+  /** Jobs run at the same time by this runner; default 5. */
+  concurrency?: number;
+  /**
+   * How long a runner may go without showing it is alive before the jobs it holds are released to the others (its
+   * process was killed mid-job, say); default 15 s. A live runner keeps its jobs however long they take.
+   */
+  leaseMs?: number;
+}
+
+/**
+ * Runs the service's jobs and cron schedules with graphile-worker. A failed attempt is retried with exponential
+ * backoff (about e^attempts seconds) up to the job's max attempts; a job that asks to be rescheduled is added again
+ * under its key and this attempt completes.
  */
 export class JobRunner {
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private runner?: Runner;
+  private readonly workerLog: WorkerLogger;
+  private readonly workerIds = new Set<string>();
+  private heartbeat?: NodeJS.Timeout;
+  private beating?: Promise<void>;
 
-  constructor(
-    private readonly deps: {
-      pool: Pool;
-      log: Logger;
-      handlers: Record<string, JobHandler>;
-      pollMs?: number;
-      leaseMs?: number;
-      batchSize?: number;
-    },
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+  constructor(private readonly options: JobRunnerOptions) {
+    this.workerLog = workerLogger(options.log);
+    const kinds = new Set<string>();
+    for (const schedule of options.cron ?? []) {
+      if (!options.handlers[schedule.kind]) throw new Error(`cron schedule ${schedule.kind} has no handler`);
+      if (kinds.has(schedule.kind)) throw new Error(`cron schedule ${schedule.kind} is declared twice`);
+      kinds.add(schedule.kind);
+    }
   }
 
-  kick(): void {
-    this.wake?.();
+  private shared(): SharedOptions {
+    guardClientErrors(this.options.pool, this.options.log);
+    return { pgPool: this.options.pool, schema: JOBS_SCHEMA, logger: this.workerLog };
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+  private taskList(onRun?: (jobId: string) => void): TaskList {
+    const tasks: TaskList = {};
+    for (const [kind, handler] of Object.entries(this.options.handlers)) {
+      const task: Task = async (rawPayload, helpers) => {
+        const job = jobOf(rawPayload, helpers);
+        onRun?.(job.id);
+        const outcome = await handler(job);
+        if (outcome && 'rescheduleAt' in outcome) {
+          // In `replace` mode a key held by this running job is taken from it (and it is not retried), so the new
+          // job is added rather than merged into the one that is about to complete. A job without a key gets one
+          // from its id: should this attempt run again (its runner killed before it completed), its reschedule
+          // replaces the first one instead of starting a second chain.
+          await helpers.query(
+            `SELECT ${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'replace')`,
+            [
+              kind,
+              JSON.stringify(outcome.payload ?? job.payload),
+              outcome.rescheduleAt,
+              job.maxAttempts,
+              helpers.job.key ?? jobKeyOf(kind, `rescheduled:${job.id}`),
+            ],
+          );
+        }
+      };
+      tasks[kind] = task;
+    }
+    return tasks;
   }
 
-  /** Claims and runs the jobs due now; returns how many ran. */
-  async runDue(): Promise<number> {
-    const kinds = Object.keys(this.deps.handlers);
-    if (kinds.length === 0) return 0;
-    const leaseMs = this.deps.leaseMs ?? 60_000;
-    const { rows } = await this.deps.pool.query<JobRow>(
-      `UPDATE jobs SET locked_until = now() + ($1 || ' milliseconds')::interval, attempts = attempts + 1, updated_at = now()
-       WHERE id IN (
-         SELECT id FROM jobs
-         WHERE status = 'pending' AND run_at <= now() AND kind = ANY($2::text[])
-           AND (locked_until IS NULL OR locked_until < now())
-         ORDER BY run_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING id, kind, payload, run_at, attempts, max_attempts`,
-      [String(leaseMs), kinds, this.deps.batchSize ?? 20],
+  /** Starts taking jobs and keeping the cron schedules (installing graphile-worker's schema if it is missing). */
+  async start(): Promise<void> {
+    if (this.runner) return;
+    const cron = parseCronItems(
+      (this.options.cron ?? []).map((schedule) => ({
+        task: schedule.kind,
+        identifier: schedule.kind,
+        match: schedule.pattern,
+        payload: schedule.payload ?? {},
+        options: {
+          backfillPeriod: schedule.backfillPeriodMs ?? 0,
+          maxAttempts: attemptsLimit(schedule.maxAttempts),
+          // One queue per schedule: its runs take turns, on every replica.
+          queueName: `cron:${schedule.kind}`,
+        },
+      })),
     );
-    await Promise.all(rows.map((row) => this.runOne(row)));
-    return rows.length;
+    const events: WorkerEvents = new EventEmitter();
+    // Jobs are locked in the name of the worker pool, so that is the id kept alive.
+    events.on('pool:create', ({ workerPool }) => this.workerIds.add(workerPool.id));
+    this.runner = await run({
+      ...this.shared(),
+      events,
+      taskList: this.taskList(),
+      parsedCronItems: cron,
+      concurrency: this.options.concurrency ?? 5,
+      pollInterval: this.options.pollMs ?? 1000,
+      noHandleSignals: true,
+    });
+    const leaseMs = this.options.leaseMs ?? 15_000;
+    this.beating = this.beat(leaseMs);
+    this.heartbeat = setInterval(() => {
+      this.beating = (this.beating ?? Promise.resolve()).then(() => this.beat(leaseMs));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    this.heartbeat.unref();
   }
 
-  private async runOne(row: JobRow): Promise<void> {
-    const handler = this.deps.handlers[row.kind];
-    const job: Job = { id: row.id, kind: row.kind, payload: row.payload, runAt: row.run_at, attempts: row.attempts, maxAttempts: row.max_attempts };
+  /**
+   * Shows this runner's workers are alive, and releases the jobs of workers that are not: locked for longer than the
+   * lease by a worker nobody has seen within it. graphile-worker itself would wait four hours.
+   */
+  private async beat(leaseMs: number): Promise<void> {
+    const { pool, log } = this.options;
     try {
-      const outcome = handler ? await handler(job) : undefined;
-      if (outcome && 'rescheduleAt' in outcome) {
-        await this.deps.pool.query(
-          `UPDATE jobs SET run_at = $2, locked_until = NULL, attempts = 0, payload = COALESCE($3, payload), updated_at = now() WHERE id = $1`,
-          [row.id, outcome.rescheduleAt, outcome.payload ? JSON.stringify(outcome.payload) : null],
-        );
-      } else {
-        await this.deps.pool.query(`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = now() WHERE id = $1`, [row.id]);
-      }
-    } catch (error) {
-      const failed = row.attempts >= row.max_attempts;
-      const backoffMs = Math.min(3600_000, 1000 * 2 ** row.attempts);
-      this.deps.log.warn({ err: error, jobId: row.id, kind: row.kind, attempts: row.attempts, failed }, 'job failed');
-      await this.deps.pool.query(
-        `UPDATE jobs SET status = $2, run_at = now() + ($3 || ' milliseconds')::interval, locked_until = NULL,
-           last_error = $4, updated_at = now() WHERE id = $1`,
-        [row.id, failed ? 'failed' : 'pending', String(backoffMs), String((error as Error)?.message ?? error).slice(0, 2000)],
+      const lease = `${leaseMs} milliseconds`;
+      await pool.query(
+        `INSERT INTO job_workers (worker_id, seen_at) SELECT unnest($1::text[]), now()
+         ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`,
+        [[...this.workerIds]],
       );
+      const { rows } = await pool.query<{ worker_id: string }>(
+        `SELECT DISTINCT jobs.locked_by AS worker_id FROM ${JOBS_SCHEMA}.jobs
+         WHERE jobs.locked_by IS NOT NULL AND jobs.locked_at < now() - $1::interval
+           AND NOT EXISTS (SELECT 1 FROM job_workers w WHERE w.worker_id = jobs.locked_by AND w.seen_at > now() - $1::interval)`,
+        [lease],
+      );
+      if (rows.length > 0) {
+        const dead = rows.map((r) => r.worker_id);
+        await pool.query(`SELECT ${JOBS_SCHEMA}.force_unlock_workers($1::text[])`, [dead]);
+        log.warn({ workers: dead }, 'released the jobs of job workers that stopped');
+      }
+      await pool.query(`DELETE FROM job_workers WHERE seen_at < now() - interval '1 day'`);
+    } catch (err) {
+      log.warn({ err: errorFields(err) }, 'job worker heartbeat failed');
     }
   }
 
-  private async run(): Promise<void> {
-    const pollMs = this.deps.pollMs ?? 500;
-    while (this.running) {
-      let ran = 0;
-      try {
-        ran = await this.runDue();
-      } catch (error) {
-        this.deps.log.warn({ err: error }, 'job poll failed');
-      }
-      if (ran > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
+  /** Lets running jobs finish, then stops. */
+  async stop(): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    await this.beating;
+    await runner?.stop();
+    if (this.workerIds.size > 0) {
+      const ids = [...this.workerIds];
+      this.workerIds.clear();
+      await this.options.pool.query('DELETE FROM job_workers WHERE worker_id = ANY($1::text[])', [ids]).catch(() => undefined);
     }
   }
+
+  /**
+   * Runs the jobs due now (and those they make due now) on this process, then returns how many attempts ran, once
+   * each attempt's outcome is recorded.
+   */
+  async runDue(): Promise<number> {
+    const ran: string[] = [];
+    await runOnce({ ...this.shared(), taskList: this.taskList((id) => ran.push(id)), noHandleSignals: true });
+    // graphile-worker records an attempt's outcome without waiting for it: wait until none of them is locked.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { rows } = await this.options.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${JOBS_SCHEMA}._private_jobs WHERE id = ANY($1::bigint[]) AND locked_at IS NOT NULL`,
+        [ran],
+      );
+      if (rows[0]!.n === 0) break;
+      if (Date.now() > deadline) throw new Error(`jobs ${ran.join(', ')} still locked after their run`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return ran.length;
+  }
+}
+
+export interface StoredJob {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  attempts: number;
+  maxAttempts: number;
+  /** The dedupe key it was scheduled with (null for none). */
+  dedupeKey: string | null;
+  lastError: string | null;
+  running: boolean;
+}
+
+/** The jobs of a kind still held (waiting, running, or failed for good), soonest first: for operations and tests. */
+export async function listJobs(db: Queryable, kind: string): Promise<StoredJob[]> {
+  const { rows } = await db.query<{
+    id: string;
+    payload: Record<string, unknown>;
+    run_at: Date;
+    attempts: number;
+    max_attempts: number;
+    key: string | null;
+    last_error: string | null;
+    locked_at: Date | null;
+  }>(
+    `SELECT j.id, j.payload, j.run_at, j.attempts, j.max_attempts, j.key, j.last_error, j.locked_at
+     FROM ${JOBS_SCHEMA}._private_jobs j JOIN ${JOBS_SCHEMA}._private_tasks t ON t.id = j.task_id
+     WHERE t.identifier = $1 ORDER BY j.run_at, j.id`,
+    [kind],
+  );
+  const prefix = `${kind}:`;
+  return rows.map((r) => ({
+    id: String(r.id),
+    kind,
+    payload: r.payload,
+    runAt: r.run_at,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    dedupeKey: r.key === null ? null : r.key.startsWith(prefix) ? r.key.slice(prefix.length) : r.key,
+    lastError: r.last_error,
+    running: r.locked_at !== null,
+  }));
 }

@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -67,10 +68,78 @@ export function scrub(text: string): string {
   return text.replace(PAN_LIKE, '[REDACTED]');
 }
 
+/** Fields of an error that say what went wrong without carrying the objects or data around it. */
+const ERROR_STRING_FIELDS = [
+  'code',
+  'kind',
+  'key',
+  'businessCode',
+  'declinedCode',
+  'errorId',
+  'syscall',
+  // PostgreSQL (pg's DatabaseError): which rule failed where; `detail`, `where`, `hint` and `position` quote
+  // row values and statements, so they stay out.
+  'severity',
+  'routine',
+  'constraint',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+] as const;
+
+const MAX_CAUSE_DEPTH = 3;
+
+/**
+ * An Error, also one made in another realm (node's own errors seen from a vm context such as a test sandbox):
+ * `instanceof Error` alone would take it for a plain object and log its enumerable fields without the message.
+ */
+function isError(value: object): value is Error {
+  return value instanceof Error || types.isNativeError(value);
+}
+
+/**
+ * PostgreSQL quotes the offending value in the message of a data exception (class 22: `invalid input syntax
+ * for type uuid: "<what the client sent>"`, `value "<...>" is out of range for type integer`): the quoted
+ * values are left out, the rule stays.
+ */
+function withoutQuotedInput(message: string, fields: Record<string, unknown>): string {
+  const pgDataException = typeof fields.severity === 'string' && typeof fields.code === 'string' && fields.code.startsWith('22');
+  return pgDataException ? message.replace(/"(?:[^"]|"")*"/g, '[REDACTED]') : message;
+}
+
+/**
+ * An error as a log field: type, name, message, stack, code and the few fields above, with its cause. Never
+ * the rest of its own properties: a pg error can carry the client (connection parameters included), a gRPC
+ * error its metadata, any error the values of the request that failed.
+ */
+export function serializeError(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  // Error-like objects (already serialized, or thrown by code that does not extend Error) get the same treatment.
+  const fields = value as Record<string, unknown>;
+  const type = isError(value) ? (value.constructor?.name ?? 'Error') : typeof fields.type === 'string' ? fields.type : 'Object';
+  const rawMessage = typeof fields.message === 'string' ? fields.message : '';
+  const message = withoutQuotedInput(rawMessage, fields);
+  const out: Record<string, unknown> = { type, message: scrub(message) };
+  if (typeof fields.name === 'string' && fields.name !== type) out.name = fields.name;
+  for (const field of ERROR_STRING_FIELDS) {
+    const v = fields[field];
+    if (typeof v === 'string') out[field] = scrub(v);
+    else if (typeof v === 'number') out[field] = v;
+  }
+  if (typeof fields.errno === 'number') out.errno = fields.errno;
+  if (typeof fields.stack === 'string') out.stack = scrub(message === rawMessage ? fields.stack : fields.stack.split(rawMessage).join(message));
+  const errors = value instanceof AggregateError ? (value.errors as unknown[]) : Array.isArray(fields.errors) ? (fields.errors as unknown[]) : undefined;
+  if (errors && depth < MAX_CAUSE_DEPTH) out.errors = errors.slice(0, 5).map((e) => serializeError(e, depth + 1));
+  if (fields.cause !== undefined && depth < MAX_CAUSE_DEPTH) out.cause = serializeError(fields.cause, depth + 1);
+  return out;
+}
+
 /** Copies a log object with sensitive keys censored and card-like digit runs removed from every string. */
 export function redactDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrub(value);
   if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (isError(value)) return serializeError(value);
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1));
   if (value instanceof Date || Buffer.isBuffer(value)) return value;
   const out: Record<string, unknown> = {};
@@ -86,6 +155,8 @@ export function createLogger(options: { name: string; level?: string; destinatio
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     base: { service: options.name },
+    // Errors become plain objects in formatters.log already; these cover anything logged past it.
+    serializers: { err: serializeError, error: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: {
       level: (label) => ({ level: label }),

@@ -6,6 +6,8 @@ import { loadConfig, serviceEnv } from './config';
 import { createPool, KIT_MIGRATIONS_DIR, migrate } from './db';
 import { connectNats, ensureEventStream, OutboxRelay } from './events';
 import { startGrpcServer, type RegisteredService, type RunningGrpcServer } from './grpc';
+import { migrateJobs } from './jobs';
+import { registerInstance, startInstance } from './instance';
 import { createLogger, type Logger } from './log';
 
 export const baseServiceConfig = z.object(serviceEnv);
@@ -42,7 +44,7 @@ export interface RunningService {
 
 /**
  * Boots a service the same way everywhere: config, logger, database and migrations, NATS and the event
- * stream, the outbox relay, the gRPC server with health, and a drain on SIGTERM/SIGINT.
+ * stream, the outbox relay, the job tables, the gRPC server with health, and a drain on SIGTERM/SIGINT.
  */
 export async function startService<S extends z.ZodObject>(
   options: ServiceDefinitionOptions<S>,
@@ -52,10 +54,15 @@ export async function startService<S extends z.ZodObject>(
   const config = loadConfig(schema, env) as BaseServiceConfig & z.infer<S>;
   const log = createLogger({ name: options.name, level: config.LOG_LEVEL });
   const pool = createPool({ url: config.DATABASE_URL, size: config.DATABASE_POOL_SIZE, log, name: options.name });
+  // graphile-worker's schema first: the kit migration that retires the old jobs table moves its work there.
+  await migrateJobs(pool, log);
   await migrate(pool, [KIT_MIGRATIONS_DIR, options.migrationsDir], log);
   const nc = await connectNats(config.NATS_URL, options.name, log);
   await ensureEventStream(nc);
   const outbox = new OutboxRelay({ pool, js: nc.jetstream(), log });
+  // Held until the process stops or dies: tells other replicas whether this one's in-flight requests are alive.
+  const instance = await startInstance({ databaseUrl: config.DATABASE_URL, log, name: options.name });
+  registerInstance(pool, instance);
   const runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>> = { config, log, pool, nc, outbox };
   const { services, workers = [] } = await options.wire(runtime);
   outbox.start();
@@ -70,6 +77,7 @@ export async function startService<S extends z.ZodObject>(
       await outbox.stop();
       await nc.drain().catch(() => undefined);
       await pool.end();
+      await instance.stop();
       log.info('stopped');
     })();
     return stopping;

@@ -1,0 +1,56 @@
+import type { settings } from '@platform/contracts';
+import { LINK_SETTINGS_FIELDS, type LinkSettingsField } from '../enums';
+import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
+
+/** Where the gateway serves a logo; public, so the hosted checkout can show it. */
+export function logoUrl(publicUrl: string, logoId: string): string {
+  return `${publicUrl}/v1/settings/logos/${encodeURIComponent(logoId)}`;
+}
+
+/** Payment-link settings: the answer of /v1/settings and the `data` of `settings.link_settings.*` events. */
+export type LinkSettingsJson = {
+  id: string;
+  clientId: string;
+  /** null for the client default. */
+  merchantId: string | null;
+  /** Public URL of the logo. */
+  logo: string | null;
+  createdAt: string;
+  updatedAt: string;
+} & Record<LinkSettingsField, string | null>;
+
+/** `publicUrl` is the gateway's public origin, which serves the logo. */
+export function toLinkSettingsJson(value: settings.LinkSettings, publicUrl: string): LinkSettingsJson {
+  const fields = Object.fromEntries(LINK_SETTINGS_FIELDS.map((f) => [f, textOrNull(value[f])])) as Record<LinkSettingsField, string | null>;
+  return {
+    id: value.id,
+    clientId: value.clientId,
+    merchantId: textOrNull(value.merchantId),
+    ...fields,
+    logo: value.logoId ? logoUrl(publicUrl, value.logoId) : null,
+    createdAt: requiredTimestamp(value.createdAt, 'createdAt'),
+    updatedAt: requiredTimestamp(value.updatedAt, 'updatedAt'),
+  };
+}
+
+/** Subscription settings: the answer of /v1/subscriptions/settings and the `data` of `settings.subscription_settings.updated`. */
+export interface SubscriptionSettingsJson {
+  clientId: string;
+  retryPolicy: Array<{ daysAfterLastAttempt: number }>;
+  cancelAfterAllRetries: boolean;
+  statementDescriptor: string | null;
+  /** null while the client runs on the defaults. */
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+export function toSubscriptionSettingsJson(value: settings.SubscriptionSettings): SubscriptionSettingsJson {
+  return {
+    clientId: value.clientId,
+    retryPolicy: value.retryPolicy.map((step) => ({ daysAfterLastAttempt: step.daysAfterLastAttempt })),
+    cancelAfterAllRetries: value.cancelAfterAllRetries,
+    statementDescriptor: textOrNull(value.statementDescriptor),
+    createdAt: timestampOrNull(value.createdAt),
+    updatedAt: timestampOrNull(value.updatedAt),
+  };
+}
