@@ -134,6 +134,14 @@ function lint(binary, label, extraArgs) {
   console.log(`  ok  lint --strict (${label})`);
 }
 
+function catalogServices() {
+  try {
+    return require(path.join(repoRoot, 'packages', 'catalog', 'dist')).SERVICES;
+  } catch {
+    return die('build the catalog first (npx turbo run build --filter=@platform/catalog)');
+  }
+}
+
 function main() {
   if (!fs.existsSync(path.join(repoRoot, chartDir, 'Chart.yaml'))) die(`no chart at ${chartDir}`);
   const binary = findHelm();
@@ -146,9 +154,14 @@ function main() {
   lint(binary, 'everything enabled', ['-f', allEnabledValues]);
   const defaults = render(binary, 'default values', []);
   const all = render(binary, 'everything enabled', ['-f', allEnabledValues]);
+  const oneOff = render(binary, 'one service disabled', ['--set', 'services.payments.enabled=false']);
 
+  // The chart's services are the catalog's (values.yaml is written from it by scripts/deploy-files.js).
+  const expected = catalogServices().length + 1;
+  if ((defaults.Deployment || 0) !== expected) die(`default values: expected ${expected} Deployments (every catalog service and the gateway), got ${defaults.Deployment}`);
   if ((all.Ingress || 0) !== 1) die('everything enabled: expected exactly one Ingress (the gateway)');
-  if ((all.Deployment || 0) <= (defaults.Deployment || 0)) die('everything enabled: expected more Deployments than the defaults');
+  if ((all.Deployment || 0) !== expected) die(`everything enabled: expected ${expected} Deployments, got ${all.Deployment}`);
+  if ((oneOff.Deployment || 0) !== expected - 1) die('a disabled service still got a Deployment');
   for (const kind of ['HorizontalPodAutoscaler', 'PodDisruptionBudget']) {
     if (!all[kind]) die(`everything enabled: no ${kind} rendered`);
   }

@@ -1,3 +1,3 @@
-export * from './health';
+export * from './nats';
 export * from './platform';
 export * from './processes';

