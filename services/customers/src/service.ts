@@ -1,15 +1,10 @@
 import { customers, payments } from '@platform/contracts';
 import { createPromiseClient, implement, migrationsDirOf, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
-import { z } from 'zod';
 import { createPaymentsCardDirectory, type CardDirectory } from './app/cardDirectory';
+import { customersConfig } from './config';
 import { createCustomerHandlers } from './grpc/customerHandlers';
 import { createCustomerCardStore } from './store/customerCardStore';
 import { createCustomerStore } from './store/customerStore';
-
-const customersConfig = z.object({
-  /** The payments service, asked about saved cards before they are linked to a customer. */
-  PAYMENTS_GRPC_URL: z.string().min(1),
-});
 
 export function defineCustomersService(options: { cards?: CardDirectory } = {}): ServiceDefinitionOptions<typeof customersConfig> {
   return {

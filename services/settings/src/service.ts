@@ -1,22 +1,29 @@
-import { settings as pb } from '@platform/contracts';
-import { implement, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import type { z } from 'zod';
+import { payments, settings as pb } from '@platform/contracts';
+import { createPromiseClient, implement, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { createPaymentsMerchantDirectory, type MerchantDirectory } from './app/merchantDirectory';
+import { settingsConfig } from './config';
 import { createSettingsHandlers } from './grpc/settingsHandlers';
 import { createStores } from './store';
 
 export const SETTINGS_GRPC_SERVICE = 'settings.v1.SettingsService';
 
-/** The service definition; tests pass their own clock to move time without waiting. */
-export function defineSettingsService(options: { clock?: Clock } = {}): ServiceDefinitionOptions<z.ZodObject> {
+/** The service definition; tests pass their own clock to move time without waiting, and their own merchant directory. */
+export function defineSettingsService(options: { clock?: Clock; merchants?: MerchantDirectory } = {}): ServiceDefinitionOptions<typeof settingsConfig> {
   return {
     name: 'settings',
+    configSchema: settingsConfig,
     migrationsDir: migrationsDirOf(__dirname),
-    wire: async ({ pool, log }) => {
-      const handlers = createSettingsHandlers({ pool, stores: createStores(), clock: options.clock ?? systemClock });
+    wire: async ({ pool, log, config }) => {
+      const paymentsClient = options.merchants
+        ? undefined
+        : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
+      const merchants = options.merchants ?? createPaymentsMerchantDirectory(paymentsClient!);
+      const handlers = createSettingsHandlers({ pool, stores: createStores(), clock: options.clock ?? systemClock, publicUrl: config.PUBLIC_URL, merchants });
       return {
         services: [
           { name: SETTINGS_GRPC_SERVICE, definition: pb.SettingsServiceService, implementation: implement(pb.SettingsServiceService, handlers, log) },
         ],
+        workers: paymentsClient ? [{ stop: async () => paymentsClient.close() }] : [],
       };
     },
   };

@@ -10,8 +10,13 @@ import { KeySealer } from './signing/keySealer';
 import { createDeliveryStore } from './store/deliveryStore';
 import { createWebhookStore } from './store/webhookStore';
 
-/** How often due deliveries are looked for when nothing asked for a pass sooner. */
+/**
+ * How often deliveries that came due are looked for: a retry is added for later, so no NOTIFY announces it when its
+ * time comes (a delivery due now is announced and starts at once).
+ */
 const JOB_POLL_MS = 250;
+/** Attempts in flight at once on each replica; each holds a database connection only around its own queries. */
+const DELIVERY_CONCURRENCY = 5;
 
 /** `resolve` replaces DNS (tests give names that resolve to chosen addresses). */
 export function defineWebhooksService(options: { resolve?: Resolver } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
@@ -36,16 +41,7 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
         allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
         outbox,
       };
-      // The lease outlives the slowest attempt, so a running attempt is never taken over by another replica; a
-      // replica that dies mid-attempt leaves the job to be taken again once the lease ends.
-      const jobs = new JobRunner({
-        pool,
-        log,
-        handlers: deliveryJobs(deps),
-        pollMs: JOB_POLL_MS,
-        leaseMs: config.WEBHOOKS_DELIVERY_TIMEOUT_MS + 15_000,
-      });
-      deps.jobs = jobs;
+      const jobs = new JobRunner({ pool, log, handlers: deliveryJobs(deps), pollMs: JOB_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
       const fanOut = await startConsumer({
         nc,
         pool,
@@ -55,7 +51,7 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
           await fanOutEvent(deps, event, tx);
         },
       });
-      jobs.start();
+      await jobs.start();
       const definition = webhooks.WebhooksServiceService;
       return {
         services: [{ name: 'webhooks.v1.WebhooksService', definition, implementation: implement(definition, createWebhookHandlers(deps), log) }],

@@ -1,6 +1,5 @@
-import { enqueueEvent, errors, isUuid, withTransaction } from '@platform/kit';
-import { requireClientId } from '../domain/customer';
-import { CUSTOMER_EVENTS } from '../events/customerEvents';
+import { errors, isUuid, requireClientId, withTransaction } from '@platform/kit';
+import { recordCardAdded } from '../events/customerEvents';
 import type { CustomerDeps } from './deps';
 
 /**
@@ -21,14 +20,7 @@ export async function addCustomerCard(
     const now = deps.clock.now();
     const linked = await deps.cardLinks.link(tx, clientId, customer.id, card.id, now);
     await deps.cards.assignToCustomer(clientId, card.id, customer.id);
-    if (linked) {
-      await enqueueEvent(tx, {
-        type: CUSTOMER_EVENTS.cardAdded,
-        clientId,
-        occurredAt: now,
-        data: { customerId: customer.id, cardId: card.id, brand: card.brand, last4digits: card.last4digits },
-      });
-    }
+    if (linked) await recordCardAdded(tx, { clientId, customerId: customer.id, card }, now);
   });
   deps.outbox?.kick();
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AppError, errors, withIdempotency } from '@platform/kit';
-import { parseNewCustomer, requireClientId, type CreateCustomerInput, type Customer } from '../domain/customer';
+import { errors, requireClientId, withIdempotency, type AppError } from '@platform/kit';
+import { parseNewCustomer, type CreateCustomerInput, type Customer } from '../domain/customer';
 import { CUSTOMER_EVENTS, recordCustomerEvent } from '../events/customerEvents';
 import { customerCodec } from '../grpc/customerMessage';
 import type { CustomerDeps } from './deps';

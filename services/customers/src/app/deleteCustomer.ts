@@ -1,5 +1,5 @@
-import { errors, withTransaction } from '@platform/kit';
-import { requireClientId, type Customer } from '../domain/customer';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
+import { type Customer } from '../domain/customer';
 import { CUSTOMER_EVENTS, recordCustomerEvent } from '../events/customerEvents';
 import type { CustomerDeps } from './deps';
 

@@ -1,5 +1,5 @@
-import { errors } from '@platform/kit';
-import { requireClientId, type Customer } from '../domain/customer';
+import { errors, requireClientId } from '@platform/kit';
+import { type Customer } from '../domain/customer';
 import type { CustomerDeps } from './deps';
 
 export async function getCustomer(deps: Pick<CustomerDeps, 'pool' | 'store'>, input: { clientId: string; id: string }): Promise<Customer> {

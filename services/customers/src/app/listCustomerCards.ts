@@ -1,6 +1,5 @@
-import { errors, pageMeta, toPage, type PageMeta } from '@platform/kit';
+import { errors, pageMeta, requireClientId, toPage, type PageMeta } from '@platform/kit';
 import type { common } from '@platform/contracts';
-import { requireClientId } from '../domain/customer';
 import type { CardSummary } from './cardDirectory';
 import type { CustomerDeps } from './deps';
 

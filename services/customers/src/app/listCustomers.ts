@@ -1,5 +1,5 @@
-import { pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
-import { normaliseListFilters, requireClientId, type Customer, type ListFilters } from '../domain/customer';
+import { pageMeta, requireClientId, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { normaliseListFilters, type Customer, type ListFilters } from '../domain/customer';
 import type { CustomerDeps } from './deps';
 
 export interface ListCustomersInput extends ListFilters {

@@ -1,5 +1,5 @@
-import { errors, withTransaction } from '@platform/kit';
-import { applyChanges, parseCustomerChanges, requireClientId, type Customer, type UpdateCustomerInput } from '../domain/customer';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
+import { applyChanges, parseCustomerChanges, type Customer, type UpdateCustomerInput } from '../domain/customer';
 import { CUSTOMER_EVENTS, recordCustomerEvent } from '../events/customerEvents';
 import type { CustomerDeps } from './deps';
 

@@ -1,14 +1,12 @@
-import { errors, isUuid, type FieldViolation } from '@platform/kit';
+import { ADDRESS_FIELDS, CUSTOMER_LIMITS, DOCUMENT_TYPES, type AddressField, type DocumentType } from '@platform/api-model';
+import { errors, parseInput } from '@platform/kit';
 import { z } from 'zod';
 import { isCountryCode } from './countries';
 
-export const DOCUMENT_TYPES = ['cpf', 'cnpj', 'passport', 'other'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export { ADDRESS_FIELDS, DOCUMENT_TYPES, type AddressField, type DocumentType };
 
 export const DEFAULT_COUNTRY = 'BR';
 
-export const ADDRESS_FIELDS = ['country', 'state', 'city', 'district', 'zipCode', 'street', 'streetNumber', 'complement'] as const;
-export type AddressField = (typeof ADDRESS_FIELDS)[number];
 export type Address = Partial<Record<AddressField, string>>;
 
 export interface CustomerDocument {
@@ -69,18 +67,23 @@ const DOCUMENT_NUMBER_RULES: Record<DocumentType, { pattern: RegExp; message: st
   other: { pattern: /^[A-Z0-9]{1,30}$/, message: 'must be 1 to 30 letters or digits' },
 };
 
-const nameSchema = z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters');
+const { nameMaxLength, emailMaxLength, phoneNumberMinLength, phoneNumberMaxLength, documentNumberMaxLength, addressFieldMaxLength } = CUSTOMER_LIMITS;
+
+const nameSchema = z.string().trim().min(1, 'is required').max(nameMaxLength, `must be at most ${nameMaxLength} characters`);
 
 const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email({ message: 'must be a valid e-mail address' }).max(254, 'must be at most 254 characters'));
+  .pipe(z.email({ message: 'must be a valid e-mail address' }).max(emailMaxLength, `must be at most ${emailMaxLength} characters`));
 
 const phoneNumberSchema = z
   .string()
   .trim()
-  .regex(/^[0-9 +()-]{8,20}$/, 'must be 8 to 20 characters of digits, spaces or + ( ) -');
+  .regex(
+    new RegExp(`^[0-9 +()-]{${phoneNumberMinLength},${phoneNumberMaxLength}}$`),
+    `must be ${phoneNumberMinLength} to ${phoneNumberMaxLength} characters of digits, spaces or + ( ) -`,
+  );
 
 const documentSchema = z
   .object(
@@ -89,7 +92,10 @@ const documentSchema = z
         .string()
         .transform(normaliseDocumentType)
         .pipe(z.enum(DOCUMENT_TYPES, { error: `must be one of ${DOCUMENT_TYPES.join(', ')}` })),
-      number: z.string().transform(normaliseDocumentNumber),
+      number: z
+        .string()
+        .max(documentNumberMaxLength, `must be at most ${documentNumberMaxLength} characters`)
+        .transform(normaliseDocumentNumber),
       country: z
         .string()
         .transform((c) => c.trim().toUpperCase() || DEFAULT_COUNTRY)
@@ -102,7 +108,7 @@ const documentSchema = z
     if (!rule.pattern.test(document.number)) ctx.addIssue({ code: 'custom', path: ['number'], message: rule.message });
   });
 
-const addressValue = z.string().trim().max(200, 'must be at most 200 characters');
+const addressValue = z.string().trim().max(addressFieldMaxLength, `must be at most ${addressFieldMaxLength} characters`);
 const addressSchema = z.object(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, addressValue.optional()])) as Record<AddressField, z.ZodOptional<typeof addressValue>>);
 
 const newCustomerSchema = z.object({
@@ -119,13 +125,6 @@ const changesSchema = z.object({
   address: addressSchema.optional(),
 });
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const details: FieldViolation[] = result.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
-  throw errors.validation('Invalid customer', details);
-}
-
 export interface CreateCustomerInput {
   name: string;
   email: string;
@@ -135,7 +134,7 @@ export interface CreateCustomerInput {
 }
 
 export function parseNewCustomer(input: CreateCustomerInput): NewCustomer {
-  const parsed = parse(newCustomerSchema, input);
+  const parsed = parseInput(newCustomerSchema, input, 'Invalid customer');
   return {
     name: parsed.name,
     email: parsed.email,
@@ -152,7 +151,7 @@ export interface UpdateCustomerInput {
 }
 
 export function parseCustomerChanges(input: UpdateCustomerInput): CustomerChanges {
-  const parsed = parse(changesSchema, input);
+  const parsed = parseInput(changesSchema, input, 'Invalid customer');
   const changes: CustomerChanges = {};
   if (parsed.name !== undefined) changes.name = parsed.name;
   if (parsed.phoneNumber !== undefined) changes.phoneNumber = parsed.phoneNumber;
@@ -205,12 +204,6 @@ export function applyChanges(customer: Customer, changes: CustomerChanges, at: D
   };
 }
 
-/** The caller's client id is checked too: a service never trusts its caller. */
-export function requireClientId(clientId: string): string {
-  if (!isUuid(clientId)) throw errors.validation('Invalid clientId', [{ field: 'clientId', message: 'must be a UUID' }]);
-  return clientId.toLowerCase();
-}
-
 export interface ListFilters {
   id?: string;
   documentType?: string;
@@ -230,34 +223,5 @@ export function normaliseListFilters(filters: ListFilters): ListFilters {
     ...(documentType !== undefined ? { documentType: normaliseDocumentType(documentType) } : {}),
     ...(documentNumber !== undefined ? { documentNumber: normaliseDocumentNumber(documentNumber) } : {}),
     ...(email !== undefined ? { email: normaliseEmail(email) } : {}),
-  };
-}
-
-export interface CustomerJson {
-  id: string;
-  clientId: string;
-  name: string;
-  email: string;
-  phoneNumber: string;
-  document: CustomerDocument;
-  address: Address | null;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt?: string;
-}
-
-/** The customer as event data: camelCase keys and ISO timestamps. */
-export function customerToJson(customer: Customer): CustomerJson {
-  return {
-    id: customer.id,
-    clientId: customer.clientId,
-    name: customer.name,
-    email: customer.email,
-    phoneNumber: customer.phoneNumber,
-    document: { ...customer.document },
-    address: customer.address ? { ...customer.address } : null,
-    createdAt: customer.createdAt.toISOString(),
-    updatedAt: customer.updatedAt.toISOString(),
-    ...(customer.deletedAt ? { deletedAt: customer.deletedAt.toISOString() } : {}),
   };
 }

@@ -1,15 +1,13 @@
-import { AppError, isUuid } from '@platform/kit';
+import { AppError, isUuid, requireClientId } from '@platform/kit';
 import { isCountryCode } from '../../src/domain/countries';
 import {
   applyChanges,
-  customerToJson,
   mergeAddress,
   normaliseDocumentNumber,
   normaliseEmail,
   normaliseListFilters,
   parseCustomerChanges,
   parseNewCustomer,
-  requireClientId,
   type CreateCustomerInput,
   type Customer,
 } from '../../src/domain/customer';
@@ -206,34 +204,5 @@ describe('list filters', () => {
       normaliseListFilters({ id: ' 6F9619FF-8B86-D011-B42D-00CF4FC964FF ', documentType: 'CPF', documentNumber: '123.456.789-09', email: ' A@B.COM' }),
     ).toEqual({ id: '6f9619ff-8b86-d011-b42d-00cf4fc964ff', documentType: 'cpf', documentNumber: '12345678909', email: 'a@b.com' });
     expect(normaliseListFilters({ email: '', documentType: ' ' })).toEqual({});
-  });
-});
-
-describe('customer as event data', () => {
-  it('uses camelCase keys and ISO timestamps', () => {
-    const json = customerToJson({
-      id: '6f9619ff-8b86-d011-b42d-00cf4fc964ff',
-      clientId: '0b0f4c3e-5d1a-4a4e-9a43-3a1b3f1b8b55',
-      name: 'Maria',
-      email: 'maria@example.com',
-      phoneNumber: '12345678',
-      document: { type: 'cpf', number: '12345678909', country: 'BR' },
-      address: { zipCode: '01310-100' },
-      createdAt: new Date('2024-01-01T00:00:00Z'),
-      updatedAt: new Date('2024-01-02T00:00:00Z'),
-      deletedAt: new Date('2024-01-03T00:00:00Z'),
-    });
-    expect(JSON.parse(JSON.stringify(json))).toEqual({
-      id: '6f9619ff-8b86-d011-b42d-00cf4fc964ff',
-      clientId: '0b0f4c3e-5d1a-4a4e-9a43-3a1b3f1b8b55',
-      name: 'Maria',
-      email: 'maria@example.com',
-      phoneNumber: '12345678',
-      document: { type: 'cpf', number: '12345678909', country: 'BR' },
-      address: { zipCode: '01310-100' },
-      createdAt: '2024-01-01T00:00:00.000Z',
-      updatedAt: '2024-01-02T00:00:00.000Z',
-      deletedAt: '2024-01-03T00:00:00.000Z',
-    });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { EVENTS_STREAM, type DomainEvent } from '@platform/kit';
 import { testNatsUrl } from '@platform/testkit';
-import { customerRequest, outboxOf, startCustomers, type RunningCustomers } from '../support';
+import { customerRequest, outboxOf, startCustomers, type RunningCustomers } from '../support/service';
 
 let running: RunningCustomers;
 let nc: NatsConnection;

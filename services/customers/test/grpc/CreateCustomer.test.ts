@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { customerRequest, customerRowsOf, digits, failureOf, outboxOf, startCustomers, uniqueEmail, type RunningCustomers } from '../support';
+import { customerRequest, customerRowsOf, digits, failureOf, outboxOf, startCustomers, uniqueEmail, type RunningCustomers } from '../support/service';
 
 let running: RunningCustomers;
 

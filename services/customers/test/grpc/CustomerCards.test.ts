@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@platform/kit';
 import type { CardDirectory, CardSummary } from '../../src/app/cardDirectory';
-import { customerRequest, startCustomers, type RunningCustomers } from '../support';
+import { customerRequest, startCustomers, type RunningCustomers } from '../support/service';
 
 /** Stands in for payments: cards belong to clients; assignments are recorded. */
 function fakeCards() {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { customerRequest, customerRowsOf, failureOf, startCustomers, type RunningCustomers } from '../support';
+import { customerRequest, customerRowsOf, failureOf, startCustomers, type RunningCustomers } from '../support/service';
 
 let running: RunningCustomers;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { customers } from '@platform/contracts';
-import { customerRequest, failureOf, startCustomers, type RunningCustomers } from '../support';
+import { customerRequest, failureOf, startCustomers, type RunningCustomers } from '../support/service';
 
 let running: RunningCustomers;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { customerRequest, failureOf, outboxOf, startCustomers, type RunningCustomers } from '../support';
+import { customerRequest, failureOf, outboxOf, startCustomers, type RunningCustomers } from '../support/service';
 
 let running: RunningCustomers;
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { errors, withTransaction } from '@platform/kit';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { generateApiKey, hashApiKey, type ApiKey } from '../domain/apiKeys';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 export interface CreatedApiKey {
   key: ApiKey;

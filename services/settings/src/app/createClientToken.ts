@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { errors, withTransaction } from '@platform/kit';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { generateApiKey, hashApiKey, type ApiKey } from '../domain/apiKeys';
 import { parseClientTokenRequest, tokenExpiry } from '../domain/clientTokens';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 export interface CreatedClientToken {
   key: ApiKey;

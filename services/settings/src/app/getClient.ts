@@ -1,7 +1,6 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { ClientAccount } from '../domain/clients';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 export async function getClient(deps: AppDeps, input: { clientId: string }): Promise<ClientAccount> {
   const clientId = requireClientId(input.clientId);

@@ -1,19 +1,20 @@
-import { errors } from '@platform/kit';
-import type { LinkSettings } from '../domain/linkSettings';
+import { errors, requireClientId } from '@platform/kit';
+import { platformDefaultSettings, type LinkSettings } from '../domain/linkSettings';
 import type { AppDeps } from './deps';
-import { merchantScope, requireClientId } from './scope';
+import { merchantScope } from './scope';
 
-/** The merchant's settings when it has its own, else the client default. */
+/**
+ * The merchant's settings when it has its own, else the client default: the client's own, else the platform's.
+ * The merchant must be the caller's (payments is asked): not_found otherwise.
+ */
 export async function getLinkSettings(deps: AppDeps, input: { clientId: string; merchantId: string }): Promise<LinkSettings> {
   const clientId = requireClientId(input.clientId);
   const merchantId = merchantScope(input.merchantId);
+  // Another client's merchant is not found, rather than answered with the caller's default.
+  if (merchantId !== null) await deps.merchants.requireMerchant(clientId, merchantId);
   const settings = await deps.stores.linkSettings.findByClientIdMerchantIdOrDefault(deps.pool, clientId, merchantId);
-  if (!settings) {
-    throw errors.notFound(
-      merchantId === null
-        ? 'Payment-link settings for the client default'
-        : `Payment-link settings for merchant ${merchantId} or the client default`,
-    );
-  }
-  return settings;
+  if (settings) return settings;
+  const client = await deps.stores.clients.findById(deps.pool, clientId);
+  if (!client) throw errors.notFound('Client', clientId);
+  return platformDefaultSettings(client);
 }

@@ -1,7 +1,6 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import { defaultSubscriptionSettings, type SubscriptionSettings } from '../domain/subscriptionSettings';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 /** The stored settings, or the defaults while the client has changed nothing. */
 export async function getSubscriptionSettings(deps: AppDeps, input: { clientId: string }): Promise<SubscriptionSettings> {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import { requireClientId } from '@platform/kit';
 import { effectiveFields, type LinkSettingsField, type LinkSettingsValues } from '../domain/linkSettings';
 import { validateLogo, type LogoFile } from '../domain/logos';
-import { merchantScope, requireClientId } from './scope';
+import { merchantScope } from './scope';
 
 export interface LinkSettingsWriteInput {
   clientId: string;

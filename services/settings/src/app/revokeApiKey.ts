@@ -1,8 +1,7 @@
-import { enqueueEvent, errors, withTransaction } from '@platform/kit';
+import { enqueueEvent, errors, requireClientId, withTransaction } from '@platform/kit';
 import { isUuid } from '../domain/validation';
 import { apiKeyRevokedData, SETTINGS_EVENTS } from '../events/settingsEvents';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 /** Revokes a secret or public key of the client. Revoking an already revoked key is a no-op, as a repeated DELETE is. */
 export async function revokeApiKey(deps: AppDeps, input: { clientId: string; keyId: string }): Promise<void> {

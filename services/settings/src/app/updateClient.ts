@@ -1,8 +1,7 @@
-import { enqueueEvent, errors, withTransaction } from '@platform/kit';
+import { enqueueEvent, errors, requireClientId, withTransaction } from '@platform/kit';
 import { parseClientChanges, type ClientAccount } from '../domain/clients';
 import { clientEventData, SETTINGS_EVENTS } from '../events/settingsEvents';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 export async function updateClient(
   deps: AppDeps,

@@ -1,4 +1,4 @@
-import { enqueueEvent, errors, withTransaction } from '@platform/kit';
+import { enqueueEvent, errors, requireClientId, withTransaction } from '@platform/kit';
 import {
   DEFAULT_SUBSCRIPTION_SETTINGS,
   hasChanges,
@@ -7,9 +7,7 @@ import {
   type SubscriptionSettings,
 } from '../domain/subscriptionSettings';
 import { SETTINGS_EVENTS, subscriptionSettingsEventData } from '../events/settingsEvents';
-import { isForeignKeyViolation } from '../store';
 import type { AppDeps } from './deps';
-import { requireClientId } from './scope';
 
 /** Applies the given fields onto the stored settings, or onto the defaults the first time. */
 export async function updateSubscriptionSettings(
@@ -23,13 +21,7 @@ export async function updateSubscriptionSettings(
   }
   const now = deps.clock.now();
   return withTransaction(deps.pool, async (tx) => {
-    let settings: SubscriptionSettings;
-    try {
-      settings = await deps.stores.subscriptionSettings.upsert(tx, clientId, changes, DEFAULT_SUBSCRIPTION_SETTINGS, now);
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw errors.notFound('Client', clientId);
-      throw error;
-    }
+    const settings = await deps.stores.subscriptionSettings.upsert(tx, clientId, changes, DEFAULT_SUBSCRIPTION_SETTINGS, now);
     await enqueueEvent(tx, {
       type: SETTINGS_EVENTS.subscriptionSettingsUpdated,
       clientId,

@@ -1,34 +1,17 @@
+import { ALL_SCOPES, CLIENT_TOKEN_LIMITS, SCOPE_RESOURCES } from '@platform/api-model';
+import { parseInput } from '@platform/kit';
 import { z } from 'zod';
-import { parseInput } from './validation';
 
 /** The resources a client token may be limited to; `*` reaches all of them. */
-export const SCOPE_RESOURCES = [
-  'tokens',
-  'cards',
-  'charges',
-  'customers',
-  'sessions',
-  'webhooks',
-  'merchants',
-  'providers',
-  'sellers',
-  'payouts',
-  'subscriptions',
-  'settings',
-  'flows',
-  'reports',
-  'receipts',
-  'plans',
-  'prepayment',
-] as const;
+export { SCOPE_RESOURCES };
 
-export const MAX_TOKEN_LIFETIME_SECONDS = 365 * 24 * 3600;
+export const MAX_TOKEN_LIFETIME_SECONDS = CLIENT_TOKEN_LIMITS.maxLifetimeSeconds;
 
 const tokenRequestSchema = z.object({
   scope: z
-    .array(z.enum(['*', ...SCOPE_RESOURCES], { error: `must be "*" or one of ${SCOPE_RESOURCES.join(', ')}` }))
+    .array(z.enum([ALL_SCOPES, ...SCOPE_RESOURCES], { error: `must be "${ALL_SCOPES}" or one of ${SCOPE_RESOURCES.join(', ')}` }))
     .min(1, 'must name at least one scope')
-    .max(32, 'must name at most 32 scopes'),
+    .max(CLIENT_TOKEN_LIMITS.maxScopes, `must name at most ${CLIENT_TOKEN_LIMITS.maxScopes} scopes`),
   expires: z
     .number()
     .int('must be a whole number of seconds')

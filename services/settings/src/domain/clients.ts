@@ -1,7 +1,9 @@
+import { CLIENT_ENVIRONMENTS, CLIENT_LIMITS } from '@platform/api-model';
+import { parseInput } from '@platform/kit';
 import { z } from 'zod';
-import { invalid, parseInput } from './validation';
+import { invalid } from './validation';
 
-export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export const ENVIRONMENTS = CLIENT_ENVIRONMENTS;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export interface ClientAccount {
@@ -13,7 +15,7 @@ export interface ClientAccount {
   updatedAt: Date;
 }
 
-const name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = z.string().trim().min(1, 'must not be empty').max(CLIENT_LIMITS.nameMaxLength, `must be at most ${CLIENT_LIMITS.nameMaxLength} characters`);
 
 const newClientSchema = z.object({
   name,

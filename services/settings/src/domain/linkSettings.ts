@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
+import { LINK_SETTINGS_COLOR_FIELDS, LINK_SETTINGS_FIELDS, LINK_SETTINGS_LIMITS, type LinkSettingsField } from '@platform/api-model';
 import type { FieldViolation } from '@platform/kit';
 import { invalid } from './validation';
 
-export const COLOR_FIELDS = ['mainColor', 'secondaryColor', 'attentionColor', 'errorColor', 'successColor', 'backgroundColor'] as const;
-export const LINK_SETTINGS_FIELDS = [...COLOR_FIELDS, 'companyUrl'] as const;
-export type LinkSettingsField = (typeof LINK_SETTINGS_FIELDS)[number];
+export const COLOR_FIELDS = LINK_SETTINGS_COLOR_FIELDS;
+export { LINK_SETTINGS_FIELDS, type LinkSettingsField };
 
 /** Values of the text fields; an absent one is not set. */
 export type LinkSettingsValues = Partial<Record<LinkSettingsField, string>>;
@@ -19,10 +20,10 @@ export interface LinkSettings extends LinkSettingsValues {
 }
 
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = LINK_SETTINGS_LIMITS.companyUrlMaxLength;
 
 export function isColor(value: string): boolean {
-  return COLOR.test(value);
+  return value.length <= LINK_SETTINGS_LIMITS.colorMaxLength && COLOR.test(value);
 }
 
 export function isWebUrl(value: string): boolean {
@@ -58,4 +59,47 @@ export function effectiveFields(input: Partial<Record<LinkSettingsField, string 
 
 export function hasEffectiveFields(values: LinkSettingsValues): boolean {
   return Object.keys(values).length > 0;
+}
+
+/** The scope as the error messages name it. */
+export function describeScope(merchantId: string | null): string {
+  return merchantId === null ? 'the client default' : `merchant ${merchantId}`;
+}
+
+/** The colors of a payment link whose client never changed them. */
+export const PLATFORM_DEFAULT_COLORS: Readonly<Record<(typeof COLOR_FIELDS)[number], string>> = {
+  mainColor: '#1A73E8',
+  secondaryColor: '#FFFFFF',
+  attentionColor: '#F9AB00',
+  errorColor: '#D93025',
+  successColor: '#188038',
+  backgroundColor: '#F8F9FA',
+};
+
+/**
+ * The id of a client's default settings, the same before and after they are first stored: a name-based UUID
+ * (version 5 layout) of the client id.
+ */
+export function clientDefaultSettingsId(clientId: string): string {
+  const hex = createHash('sha1').update(`link-settings:client-default:${clientId}`).digest('hex').slice(0, 32).split('');
+  hex[12] = '5';
+  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+/**
+ * A client always has payment-link settings: until it stores its own, the client default is the platform's
+ * colors, no logo and no company URL, dated from the client's creation.
+ */
+export function platformDefaultSettings(client: { id: string; createdAt: Date }): LinkSettings {
+  return {
+    id: clientDefaultSettingsId(client.id),
+    clientId: client.id,
+    merchantId: null,
+    ...PLATFORM_DEFAULT_COLORS,
+    logoId: null,
+    createdAt: client.createdAt,
+    updatedAt: client.createdAt,
+  };
 }

@@ -1,8 +1,8 @@
+import { LINK_SETTINGS_LIMITS, LOGO_CONTENT_TYPES, type LogoContentType } from '@platform/api-model';
 import { invalid } from './validation';
 
-export const MAX_LOGO_BYTES = 1024 * 1024;
-export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
-export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number];
+export const MAX_LOGO_BYTES = LINK_SETTINGS_LIMITS.logoMaxBytes;
+export { LOGO_CONTENT_TYPES, type LogoContentType };
 
 export interface Logo {
   id: string;

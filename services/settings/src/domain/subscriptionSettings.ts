@@ -1,5 +1,6 @@
+import { SUBSCRIPTION_SETTINGS_LIMITS as LIMITS } from '@platform/api-model';
+import { parseInput } from '@platform/kit';
 import { z } from 'zod';
-import { parseInput } from './validation';
 
 export interface RetryStep {
   daysAfterLastAttempt: number;
@@ -31,7 +32,7 @@ export function defaultSubscriptionSettings(clientId: string): SubscriptionSetti
   };
 }
 
-export const MAX_STATEMENT_DESCRIPTOR_LENGTH = 22;
+export const MAX_STATEMENT_DESCRIPTOR_LENGTH = LIMITS.statementDescriptorMaxLength;
 
 const changesSchema = z.object({
   retryPolicy: z
@@ -40,12 +41,12 @@ const changesSchema = z.object({
         daysAfterLastAttempt: z
           .number()
           .int('must be a whole number of days')
-          .min(1, 'must be at least 1 day')
-          .max(30, 'must be at most 30 days'),
+          .min(LIMITS.retryDaysMin, `must be at least ${LIMITS.retryDaysMin} day`)
+          .max(LIMITS.retryDaysMax, `must be at most ${LIMITS.retryDaysMax} days`),
       }),
     )
-    .min(1, 'must have at least 1 step')
-    .max(10, 'must have at most 10 steps')
+    .min(LIMITS.retryPolicyMinSteps, `must have at least ${LIMITS.retryPolicyMinSteps} step`)
+    .max(LIMITS.retryPolicyMaxSteps, `must have at most ${LIMITS.retryPolicyMaxSteps} steps`)
     .optional(),
   cancelAfterAllRetries: z.boolean().optional(),
   // Card networks print a short ASCII descriptor on the statement.

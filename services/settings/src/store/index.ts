@@ -21,5 +21,3 @@ export function createStores(): Stores {
     subscriptionSettings: createSubscriptionSettingsStore(),
   };
 }
-
-export { isForeignKeyViolation } from './pgErrors';

@@ -1,5 +1,5 @@
-import type { Queryable } from '@platform/kit';
-import type { LinkSettings } from '../domain/linkSettings';
+import { errors, withConstraintErrors, type Queryable } from '@platform/kit';
+import { describeScope, type LinkSettings } from '../domain/linkSettings';
 
 interface LinkSettingsRow {
   id: string;
@@ -61,6 +61,7 @@ function values(settings: LinkSettings): unknown[] {
 }
 
 export interface LinkSettingsStore {
+  /** A second row for a scope is a conflict (`link_settings_exist`); an unknown client is not_found. */
   insert(db: Queryable, settings: LinkSettings): Promise<void>;
   /** The row of exactly this scope (merchantId null = the client default). */
   findByClientIdScope(db: Queryable, clientId: string, merchantId: string | null, options?: { forUpdate?: boolean }): Promise<LinkSettings | undefined>;
@@ -72,9 +73,14 @@ export interface LinkSettingsStore {
 export function createLinkSettingsStore(): LinkSettingsStore {
   return {
     async insert(db, settings) {
-      await db.query(
-        `INSERT INTO link_settings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        values(settings),
+      const exists = () => errors.conflict(`Payment-link settings already exist for ${describeScope(settings.merchantId)}`, 'link_settings_exist');
+      await withConstraintErrors(
+        () => db.query(`INSERT INTO link_settings (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, values(settings)),
+        {
+          link_settings_client_default: exists,
+          link_settings_merchant: exists,
+          link_settings_client_id_fkey: () => errors.notFound('Client', settings.clientId),
+        },
       );
     },
 

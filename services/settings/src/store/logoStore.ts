@@ -1,4 +1,4 @@
-import type { Queryable } from '@platform/kit';
+import { errors, withConstraintErrors, type Queryable } from '@platform/kit';
 import type { Logo, LogoContentType } from '../domain/logos';
 
 interface LogoRow {
@@ -10,6 +10,7 @@ interface LogoRow {
 }
 
 export interface LogoStore {
+  /** An unknown client is not_found. */
   insert(db: Queryable, logo: Logo): Promise<void>;
   findById(db: Queryable, logoId: string): Promise<Logo | undefined>;
   /** Removes a replaced logo unless some settings row of the client still points at it. */
@@ -19,13 +20,17 @@ export interface LogoStore {
 export function createLogoStore(): LogoStore {
   return {
     async insert(db, logo) {
-      await db.query('INSERT INTO logos (id, client_id, content_type, data, created_at) VALUES ($1, $2, $3, $4, $5)', [
-        logo.id,
-        logo.clientId,
-        logo.contentType,
-        logo.data,
-        logo.createdAt,
-      ]);
+      await withConstraintErrors(
+        () =>
+          db.query('INSERT INTO logos (id, client_id, content_type, data, created_at) VALUES ($1, $2, $3, $4, $5)', [
+            logo.id,
+            logo.clientId,
+            logo.contentType,
+            logo.data,
+            logo.createdAt,
+          ]),
+        { logos_client_id_fkey: () => errors.notFound('Client', logo.clientId) },
+      );
     },
 
     // The one read not filtered by client: the hosted checkout shows logos to anonymous payers, and the id is a

@@ -1,4 +1,4 @@
-import type { Queryable } from '@platform/kit';
+import { errors, withConstraintErrors, type Queryable } from '@platform/kit';
 import type { RetryStep, SubscriptionSettings, SubscriptionSettingsChanges, SubscriptionSettingsValues } from '../domain/subscriptionSettings';
 
 interface SubscriptionSettingsRow {
@@ -27,7 +27,7 @@ export interface SubscriptionSettingsStore {
   findByClientId(db: Queryable, clientId: string): Promise<SubscriptionSettings | undefined>;
   /**
    * Applies the changes in one statement: onto the stored row, or onto `base` when the client has none yet, so
-   * two first updates at once cannot overwrite each other's fields.
+   * two first updates at once cannot overwrite each other's fields. An unknown client is not_found.
    */
   upsert(db: Queryable, clientId: string, changes: SubscriptionSettingsChanges, base: SubscriptionSettingsValues, now: Date): Promise<SubscriptionSettings>;
 }
@@ -41,7 +41,8 @@ export function createSubscriptionSettingsStore(): SubscriptionSettingsStore {
 
     async upsert(db, clientId, changes, base, now) {
       const retryPolicy = changes.retryPolicy === undefined ? null : JSON.stringify(changes.retryPolicy);
-      const { rows } = await db.query<SubscriptionSettingsRow>(
+      const write = () =>
+        db.query<SubscriptionSettingsRow>(
         `INSERT INTO subscription_settings AS s (${COLUMNS})
          VALUES ($1, COALESCE($2::jsonb, $5::jsonb), COALESCE($3::boolean, $6::boolean), COALESCE($4::text, $7::text), $8, $8)
          ON CONFLICT (client_id) DO UPDATE SET
@@ -61,6 +62,7 @@ export function createSubscriptionSettingsStore(): SubscriptionSettingsStore {
           now,
         ],
       );
+      const { rows } = await withConstraintErrors(write, { subscription_settings_client_id_fkey: () => errors.notFound('Client', clientId) });
       return toSubscriptionSettings(rows[0]!);
     },
   };

@@ -6,7 +6,7 @@ import { newClient, startSettings, type SettingsUnderTest } from '../support/ser
 let settings: SettingsUnderTest;
 
 beforeAll(async () => {
-  settings = await startSettings('settings_auth');
+  settings = await startSettings();
 });
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { toClientJson } from '@platform/api-model';
 import { createHash, randomUUID } from 'node:crypto';
 import { failure, fieldsOf } from '../support/fixtures';
 import { outboxEvents } from '../support/database';
@@ -6,7 +7,7 @@ import { newClient, startSettings, type SettingsUnderTest } from '../support/ser
 let settings: SettingsUnderTest;
 
 beforeAll(async () => {
-  settings = await startSettings('settings_clients');
+  settings = await startSettings();
 });
 
 afterAll(async () => {
@@ -33,13 +34,14 @@ describe('CreateClient', () => {
     const events = await outboxEvents(settings.pool, created.client!.id);
     expect(events.map((e) => e.type)).toEqual(['settings.client.created']);
     expect(events[0]!.data).toEqual({
-      id: created.client!.id,
+      clientId: created.client!.id,
       name: 'Evented',
       environment: 'live',
       prepaymentEnabled: false,
       createdAt: created.client!.createdAt!.toISOString(),
       updatedAt: created.client!.updatedAt!.toISOString(),
     });
+    expect(events[0]!.data).toEqual(toClientJson(created.client!));
     expect(JSON.stringify(events)).not.toContain(created.apiKey);
   });
 
@@ -59,8 +61,14 @@ describe('GetClient', () => {
     expect(await settings.client.getClient({ clientId })).toMatchObject({ id: clientId, name: 'Readable', environment: 'sandbox' });
   });
 
-  it.each([randomUUID(), 'nope', ''])('answers not_found for %p', async (clientId) => {
-    expect((await failure(settings.client.getClient({ clientId }))).kind).toBe('not_found');
+  it('answers not_found for an unknown client', async () => {
+    expect((await failure(settings.client.getClient({ clientId: randomUUID() }))).kind).toBe('not_found');
+  });
+
+  it.each(['nope', ''])('answers validation for the malformed client id %p', async (clientId) => {
+    const error = await failure(settings.client.getClient({ clientId }));
+    expect(error.kind).toBe('validation');
+    expect(error.details).toEqual([{ field: 'clientId', message: 'must be a UUID' }]);
   });
 });
 

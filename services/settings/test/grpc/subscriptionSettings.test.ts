@@ -1,3 +1,4 @@
+import { toSubscriptionSettingsJson } from '@platform/api-model';
 import { randomUUID } from 'node:crypto';
 import { failure, fieldsOf } from '../support/fixtures';
 import { outboxEvents } from '../support/database';
@@ -6,7 +7,7 @@ import { newClient, startSettings, type SettingsUnderTest } from '../support/ser
 let settings: SettingsUnderTest;
 
 beforeAll(async () => {
-  settings = await startSettings('settings_subscriptions');
+  settings = await startSettings();
 });
 
 afterAll(async () => {
@@ -58,6 +59,7 @@ describe('UpdateSubscriptionSettings', () => {
     const events = await outboxEvents(settings.pool, clientId, 'settings.subscription_settings.updated');
     expect(events.map((e) => e.data.statementDescriptor)).toEqual(['ACME*PLAN', 'ACME*PLAN']);
     expect(events[1]!.data).toMatchObject({ cancelAfterAllRetries: true, retryPolicy: [{ daysAfterLastAttempt: 2 }, { daysAfterLastAttempt: 7 }] });
+    expect(events[1]!.data).toEqual(toSubscriptionSettingsJson(second));
   });
 
   it('clears the statement descriptor when it is sent empty', async () => {

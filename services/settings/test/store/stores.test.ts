@@ -4,7 +4,7 @@ import { hashApiKey, type ApiKey } from '../../src/domain/apiKeys';
 import type { ClientAccount } from '../../src/domain/clients';
 import type { LinkSettings } from '../../src/domain/linkSettings';
 import { DEFAULT_SUBSCRIPTION_SETTINGS } from '../../src/domain/subscriptionSettings';
-import { createStores, isForeignKeyViolation } from '../../src/store';
+import { createStores } from '../../src/store';
 import { PNG_BYTES } from '../support/fixtures';
 import { migratedPool, outboxEvents } from '../support/database';
 
@@ -114,8 +114,16 @@ describe('link settings store', () => {
     const merchantId = randomUUID();
     await stores.linkSettings.insert(pool, linkSettings(client.id, null));
     await stores.linkSettings.insert(pool, linkSettings(client.id, merchantId));
-    await expect(stores.linkSettings.insert(pool, linkSettings(client.id, null))).rejects.toMatchObject({ code: '23505' });
-    await expect(stores.linkSettings.insert(pool, linkSettings(client.id, merchantId))).rejects.toMatchObject({ code: '23505' });
+    await expect(stores.linkSettings.insert(pool, linkSettings(client.id, null))).rejects.toMatchObject({
+      kind: 'conflict',
+      key: 'link_settings_exist',
+      message: 'Payment-link settings already exist for the client default',
+    });
+    await expect(stores.linkSettings.insert(pool, linkSettings(client.id, merchantId))).rejects.toMatchObject({
+      kind: 'conflict',
+      key: 'link_settings_exist',
+      message: `Payment-link settings already exist for merchant ${merchantId}`,
+    });
   });
 
   it('updates the row of its scope only', async () => {
@@ -179,11 +187,10 @@ describe('subscription settings store', () => {
     expect(await stores.subscriptionSettings.findByClientId(pool, client.id)).toEqual(second);
   });
 
-  it('refuses settings for an unknown client with a foreign key violation', async () => {
-    const error: unknown = await stores.subscriptionSettings
-      .upsert(pool, randomUUID(), { cancelAfterAllRetries: true }, DEFAULT_SUBSCRIPTION_SETTINGS, at)
-      .catch((e: unknown) => e);
-    expect(isForeignKeyViolation(error)).toBe(true);
+  it('answers not_found for settings of an unknown client', async () => {
+    await expect(
+      stores.subscriptionSettings.upsert(pool, randomUUID(), { cancelAfterAllRetries: true }, DEFAULT_SUBSCRIPTION_SETTINGS, at),
+    ).rejects.toMatchObject({ kind: 'not_found' });
   });
 });
 
@@ -197,7 +204,7 @@ describe('outbox', () => {
         await enqueueEvent(tx, { type: 'settings.link_settings.created', clientId: client.id, data: { id: settings.id } });
         await stores.linkSettings.insert(tx, linkSettings(client.id, null));
       }),
-    ).rejects.toMatchObject({ code: '23505' });
+    ).rejects.toMatchObject({ kind: 'conflict' });
     expect(await stores.linkSettings.findByClientIdScope(pool, client.id, null)).toBeUndefined();
     expect(await outboxEvents(pool, client.id)).toEqual([]);
   });

@@ -1,21 +1,4 @@
-import { AppError, type Clock } from '@platform/kit';
-
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  private current: number;
-
-  constructor(start = new Date()) {
-    this.current = start.getTime();
-  }
-
-  now(): Date {
-    return new Date(this.current);
-  }
-
-  advanceSeconds(seconds: number): void {
-    this.current += seconds * 1000;
-  }
-}
+import { AppError } from '@platform/kit';
 
 export const PNG_BYTES = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

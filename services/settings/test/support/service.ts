@@ -1,38 +1,30 @@
 import { settings as pb } from '@platform/contracts';
-import { createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
-import { createTestDatabase, testNatsUrl } from '@platform/testkit';
+import type { Pool, PromiseClient } from '@platform/kit';
+import { ManualClock, startServiceWithClient } from '@platform/testkit';
 import { defineSettingsService } from '../../src/service';
-import { ManualClock } from './fixtures';
+import { FakeMerchants } from './merchants';
 
 export interface SettingsUnderTest {
   client: PromiseClient<typeof pb.SettingsServiceService>;
   /** The service's own pool, to look at rows and the outbox directly. */
   pool: Pool;
   clock: ManualClock;
+  /** The merchants payments would know of: tests add the ones they name. */
+  merchants: FakeMerchants;
   stop(): Promise<void>;
 }
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
-export async function startSettings(prefix: string): Promise<SettingsUnderTest> {
-  const clock = new ManualClock();
-  const service: RunningService = await startService(defineSettingsService({ clock }), {
-    DATABASE_URL: await createTestDatabase(prefix),
-    NATS_URL: testNatsUrl(),
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_GRACE_MS: '1000',
-  });
-  const client = createPromiseClient(pb.SettingsServiceService, pb.SettingsServiceClient, `127.0.0.1:${service.port}`);
-  return {
-    client,
-    pool: service.runtime.pool,
-    clock,
-    stop: async () => {
-      client.close();
-      await service.stop();
-    },
-  };
+export async function startSettings(): Promise<SettingsUnderTest> {
+  // Stopped at the start: time moves only when a test moves it.
+  const clock = new ManualClock(new Date());
+  const merchants = new FakeMerchants();
+  const started = await startServiceWithClient(
+    defineSettingsService({ clock, merchants }),
+    { definition: pb.SettingsServiceService, Client: pb.SettingsServiceClient },
+    { env: { SHUTDOWN_GRACE_MS: '1000', PAYMENTS_GRPC_URL: '127.0.0.1:1' } },
+  );
+  return { client: started.client, pool: started.pool, clock, merchants, stop: started.stop };
 }
 
 export async function newClient(

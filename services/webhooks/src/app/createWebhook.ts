@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { withIdempotency } from '@platform/kit';
+import { requireClientId, withIdempotency } from '@platform/kit';
 import { newSigningKeyPair } from '../domain/signatures';
-import { parseNewWebhook, requireClientId, type NewWebhookInput, type Webhook } from '../domain/webhook';
+import { parseNewWebhook, type NewWebhookInput, type Webhook } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import { webhookCodec } from '../grpc/webhookMessages';
 import type { WebhookDeps } from './deps';

@@ -1,5 +1,4 @@
-import { errors, withTransaction } from '@platform/kit';
-import { requireClientId } from '../domain/webhook';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import type { WebhookDeps } from './deps';
 

@@ -6,10 +6,11 @@ import type { WebhookDeps } from './deps';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 /**
- * Failures of the service itself (the database, a key that does not open) back off in the job runner, up to an
- * hour apart; this many of them give up on the delivery's job, which is days of trying.
+ * Failures of the service itself (the database, a key that does not open) back off in the job runner, e^n seconds
+ * after the n-th and at most about six hours apart; this many of them give up on the delivery's job, which is days
+ * of trying.
  */
-const MAX_JOB_FAILURES = 100;
+const MAX_JOB_FAILURES = 30;
 
 interface DeliverPayload {
   deliveryId: string;
@@ -42,8 +43,8 @@ function payloadOf(raw: Record<string, unknown>): DeliverPayload {
 
 /**
  * One attempt of one delivery: sign the stored body with the webhook's key, post it, record the attempt and decide
- * what follows. A crash anywhere before the record leaves the job leased; it runs again when the lease ends and
- * sends the same body with the same event id.
+ * what follows. A crash anywhere before the record leaves the job locked; it runs again once the job queue frees
+ * the lock and sends the same body with the same event id.
  */
 export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload): Promise<JobOutcome> {
   const target = await deps.deliveries.findTarget(deps.pool, payload.clientId, payload.deliveryId);

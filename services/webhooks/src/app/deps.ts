@@ -17,6 +17,4 @@ export interface WebhookDeps {
   allowPrivateTargets: boolean;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
-  /** Told after a retry is scheduled, so it runs now rather than at the next poll. */
-  jobs?: { kick(): void };
 }

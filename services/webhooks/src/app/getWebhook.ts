@@ -1,5 +1,5 @@
-import { errors } from '@platform/kit';
-import { requireClientId, type Webhook } from '../domain/webhook';
+import { errors, requireClientId } from '@platform/kit';
+import { type Webhook } from '../domain/webhook';
 import type { WebhookDeps } from './deps';
 
 export async function getWebhook(deps: Pick<WebhookDeps, 'pool' | 'webhooks'>, input: { clientId: string; id: string }): Promise<Webhook> {

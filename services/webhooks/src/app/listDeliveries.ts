@@ -1,6 +1,5 @@
-import { errors, pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { errors, pageMeta, requireClientId, toPage, type PageInput, type PageMeta } from '@platform/kit';
 import type { Delivery } from '../domain/delivery';
-import { requireClientId } from '../domain/webhook';
 import type { WebhookDeps } from './deps';
 
 /** The delivery log of one webhook, newest first. */

@@ -1,5 +1,5 @@
-import { pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
-import { requireClientId, type Webhook } from '../domain/webhook';
+import { pageMeta, requireClientId, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { type Webhook } from '../domain/webhook';
 import type { WebhookDeps } from './deps';
 
 export async function listWebhooks(

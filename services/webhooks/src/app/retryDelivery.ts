@@ -1,6 +1,5 @@
-import { errors, withIdempotency } from '@platform/kit';
+import { errors, requireClientId, withIdempotency } from '@platform/kit';
 import type { Delivery } from '../domain/delivery';
-import { requireClientId } from '../domain/webhook';
 import { deliveryCodec } from '../grpc/webhookMessages';
 import type { WebhookDeps } from './deps';
 import { scheduleDelivery } from './deliveryJob';
@@ -33,6 +32,5 @@ export async function retryDelivery(
       return (await deps.deliveries.findById(tx, clientId, webhook.id, current.id))!;
     },
   );
-  deps.jobs?.kick();
   return delivery;
 }

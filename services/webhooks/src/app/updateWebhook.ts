@@ -1,5 +1,5 @@
-import { errors, withTransaction } from '@platform/kit';
-import { applyChanges, parseWebhookChanges, requireClientId, type Webhook, type WebhookChangesInput } from '../domain/webhook';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
+import { applyChanges, parseWebhookChanges, type Webhook, type WebhookChangesInput } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import type { WebhookDeps } from './deps';
 

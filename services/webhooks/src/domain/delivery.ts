@@ -1,5 +1,6 @@
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+import { DELIVERY_STATUSES, type DeliveryStatus } from '@platform/api-model';
+
+export { DELIVERY_STATUSES, type DeliveryStatus };
 
 export interface DeliveryAttempt {
   attemptedAt: Date;

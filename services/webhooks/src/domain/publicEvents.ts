@@ -1,3 +1,4 @@
+import { ALL_EVENTS, CHARGE_STATUSES, CUSTOMER_EVENT_TYPES as CUSTOMER, SESSION_EVENT_TYPES as SESSION, SETTINGS_EVENT_TYPES as SETTINGS } from '@platform/api-model';
 import type { DomainEvent } from '@platform/kit';
 
 /**
@@ -13,23 +14,13 @@ export interface PublicEventKind {
 }
 
 /** The charge statuses: a transaction event is named after the status the charge has after the change. */
-export const TRANSACTION_EVENTS = [
-  'pending',
-  'pre_authorized',
-  'authorized',
-  'failed',
-  'canceled',
-  'voided',
-  'charged_back',
-  'refund_pending',
-  'capture_pending',
-] as const;
+export const TRANSACTION_EVENTS = CHARGE_STATUSES;
 
 const ENTITY_EVENTS: Record<string, PublicEventKind> = {
-  'customers.customer.created': { object: 'customer', event: 'customer.created' },
-  'customers.customer.updated': { object: 'customer', event: 'customer.updated' },
-  'customers.customer.deleted': { object: 'customer', event: 'customer.deleted' },
-  'customers.customer.card_added': { object: 'customer', event: 'customer.card_added' },
+  [CUSTOMER.created]: { object: 'customer', event: 'customer.created' },
+  [CUSTOMER.updated]: { object: 'customer', event: 'customer.updated' },
+  [CUSTOMER.deleted]: { object: 'customer', event: 'customer.deleted' },
+  [CUSTOMER.cardAdded]: { object: 'customer', event: 'customer.card_added' },
   'payments.card.created': { object: 'card', event: 'card.created' },
   'payments.merchant.created': { object: 'merchant', event: 'merchant.created' },
   'payments.merchant.updated': { object: 'merchant', event: 'merchant.updated' },
@@ -37,12 +28,26 @@ const ENTITY_EVENTS: Record<string, PublicEventKind> = {
   'payments.provider.updated': { object: 'provider', event: 'provider.updated' },
   'payments.flow.created': { object: 'flow', event: 'flow.created' },
   'payments.flow.updated': { object: 'flow', event: 'flow.updated' },
-  'settings.client.created': { object: 'client', event: 'client.created' },
-  'settings.client.updated': { object: 'client', event: 'client.updated' },
-  'settings.api_key.revoked': { object: 'api_key', event: 'api_key.revoked' },
-  'settings.link_settings.created': { object: 'link_settings', event: 'link_settings.created' },
-  'settings.link_settings.updated': { object: 'link_settings', event: 'link_settings.updated' },
-  'settings.subscription_settings.updated': { object: 'subscription_settings', event: 'subscription_settings.updated' },
+  [SETTINGS.clientCreated]: { object: 'client', event: 'client.created' },
+  [SETTINGS.clientUpdated]: { object: 'client', event: 'client.updated' },
+  [SETTINGS.apiKeyRevoked]: { object: 'api_key', event: 'api_key.revoked' },
+  [SETTINGS.linkSettingsCreated]: { object: 'link_settings', event: 'link_settings.created' },
+  [SETTINGS.linkSettingsUpdated]: { object: 'link_settings', event: 'link_settings.updated' },
+  [SETTINGS.subscriptionSettingsUpdated]: { object: 'subscription_settings', event: 'subscription_settings.updated' },
+  [SESSION.created]: { object: 'session', event: 'session.created' },
+  [SESSION.updated]: { object: 'session', event: 'session.updated' },
+  [SESSION.paid]: { object: 'session', event: 'session.paid' },
+  [SESSION.canceled]: { object: 'session', event: 'session.canceled' },
+  [SESSION.disabled]: { object: 'session', event: 'session.disabled' },
+  ...Object.fromEntries(
+    ['created', 'updated', 'active', 'inactive', 'blocked'].map((what) => [`sellers.seller.${what}`, { object: 'seller', event: `seller.${what}` }]),
+  ),
+  ...Object.fromEntries(
+    ['opened', 'fields_requested', 'overdue', 'submitted', 'finished', 'submit_failed', 'expired', 'canceled'].map((what) => [
+      `sellers.registration_review.${what}`,
+      { object: 'registration_review', event: `seller.registration_review.${what}` },
+    ]),
+  ),
 };
 
 const CATALOGUE: Record<string, PublicEventKind> = {
@@ -53,7 +58,7 @@ const CATALOGUE: Record<string, PublicEventKind> = {
 /** Every public event name, in catalogue order. */
 export const PUBLIC_EVENT_NAMES: readonly string[] = Object.values(CATALOGUE).map((k) => k.event);
 
-export const ALL_EVENTS = '*';
+export { ALL_EVENTS };
 
 export function isPublicEventName(name: string): boolean {
   return name === ALL_EVENTS || PUBLIC_EVENT_NAMES.includes(name);

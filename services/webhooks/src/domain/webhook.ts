@@ -1,4 +1,5 @@
-import { errors, isUuid, type FieldViolation } from '@platform/kit';
+import { WEBHOOK_LIMITS } from '@platform/api-model';
+import { errors, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { blockedReason, ipLiteralOf } from './addresses';
 import { isPublicEventName } from './publicEvents';
@@ -26,7 +27,7 @@ export interface WebhookFields {
 }
 
 export const DEFAULT_VERSION = 1;
-const MAX_ENDPOINT_LENGTH = 2048;
+const MAX_ENDPOINT_LENGTH = WEBHOOK_LIMITS.endpointMaxLength;
 
 /**
  * An http(s) URL without credentials, in the normal form the uniqueness is checked on. A host that is a private
@@ -122,24 +123,4 @@ export function parseWebhookChanges(input: WebhookChangesInput, options: { allow
 
 export function applyChanges(webhook: Webhook, changes: Partial<WebhookFields>, at: Date): Webhook {
   return { ...webhook, ...changes, updatedAt: at };
-}
-
-/** The caller's client id is checked too: a service never trusts its caller. */
-export function requireClientId(clientId: string): string {
-  if (!isUuid(clientId)) throw errors.validation('Invalid clientId', [{ field: 'clientId', message: 'must be a UUID' }]);
-  return clientId.toLowerCase();
-}
-
-/** The webhook as event data (`webhooks.webhook.*`): never its keys. */
-export function webhookToJson(webhook: Webhook) {
-  return {
-    id: webhook.id,
-    clientId: webhook.clientId,
-    event: webhook.event,
-    endpoint: webhook.endpoint,
-    version: webhook.version,
-    status: webhook.active,
-    createdAt: webhook.createdAt.toISOString(),
-    updatedAt: webhook.updatedAt.toISOString(),
-  };
 }

@@ -1,4 +1,4 @@
-import { errors, isUniqueViolation, isUuid, type Page, type Queryable } from '@platform/kit';
+import { errors, isUuid, withConstraintErrors, type ConstraintErrors, type Page, type Queryable } from '@platform/kit';
 import type { Webhook } from '../domain/webhook';
 
 interface WebhookRow {
@@ -30,15 +30,10 @@ function toWebhook(row: WebhookRow): Webhook {
 }
 
 /** The unique indexes are the rules; a write that breaks one becomes the conflict a client can act on. */
-function conflictOf(error: unknown): unknown {
-  if (isUniqueViolation(error, 'webhooks_client_event')) {
-    return errors.conflict('A webhook for this event already exists', 'webhook_event_exists');
-  }
-  if (isUniqueViolation(error, 'webhooks_endpoint')) {
-    return errors.conflict('A webhook with this endpoint already exists', 'webhook_endpoint_exists');
-  }
-  return error;
-}
+const UNIQUE_RULES: ConstraintErrors = {
+  webhooks_client_event: () => errors.conflict('A webhook for this event already exists', 'webhook_event_exists'),
+  webhooks_client_endpoint: () => errors.conflict('A webhook with this endpoint already exists', 'webhook_endpoint_exists'),
+};
 
 /** SQL for webhook registrations. Every query is scoped by client id. */
 export interface WebhookStore {
@@ -55,17 +50,17 @@ export interface WebhookStore {
 export function createWebhookStore(): WebhookStore {
   return {
     async insert(tx, w, sealedPrivateKey) {
-      try {
-        const { rows } = await tx.query<WebhookRow>(
-          `INSERT INTO webhooks (id, client_id, event, endpoint, version, active, public_key, sealed_private_key, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-           RETURNING ${COLUMNS}`,
-          [w.id, w.clientId, w.event, w.endpoint, w.version, w.active, w.publicKey, sealedPrivateKey, w.createdAt, w.updatedAt],
-        );
-        return toWebhook(rows[0]!);
-      } catch (error) {
-        throw conflictOf(error);
-      }
+      const { rows } = await withConstraintErrors(
+        () =>
+          tx.query<WebhookRow>(
+            `INSERT INTO webhooks (id, client_id, event, endpoint, version, active, public_key, sealed_private_key, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+             RETURNING ${COLUMNS}`,
+            [w.id, w.clientId, w.event, w.endpoint, w.version, w.active, w.publicKey, sealedPrivateKey, w.createdAt, w.updatedAt],
+          ),
+        UNIQUE_RULES,
+      );
+      return toWebhook(rows[0]!);
     },
 
     async findById(db, clientId, id, options = {}) {
@@ -88,17 +83,17 @@ export function createWebhookStore(): WebhookStore {
     },
 
     async update(tx, w) {
-      try {
-        const { rows } = await tx.query<WebhookRow>(
-          `UPDATE webhooks SET event = $3, endpoint = $4, version = $5, active = $6, updated_at = $7
-           WHERE client_id = $1 AND id = $2
-           RETURNING ${COLUMNS}`,
-          [w.clientId, w.id, w.event, w.endpoint, w.version, w.active, w.updatedAt],
-        );
-        return rows[0] ? toWebhook(rows[0]) : null;
-      } catch (error) {
-        throw conflictOf(error);
-      }
+      const { rows } = await withConstraintErrors(
+        () =>
+          tx.query<WebhookRow>(
+            `UPDATE webhooks SET event = $3, endpoint = $4, version = $5, active = $6, updated_at = $7
+             WHERE client_id = $1 AND id = $2
+             RETURNING ${COLUMNS}`,
+            [w.clientId, w.id, w.event, w.endpoint, w.version, w.active, w.updatedAt],
+          ),
+        UNIQUE_RULES,
+      );
+      return rows[0] ? toWebhook(rows[0]) : null;
     },
 
     async delete(tx, clientId, id) {

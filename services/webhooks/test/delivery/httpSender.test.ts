@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpSender, type Resolver } from '../../src/delivery/httpSender';
-import { Receiver } from '../support';
+import { Receiver } from '../support/service';
 
 const request = (endpoint: string) => ({ endpoint, headers: { 'content-type': 'application/json', 'webhook-id': 'evt-1' }, body: '{"id":"evt-1"}' });
 

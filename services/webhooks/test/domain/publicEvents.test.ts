@@ -41,18 +41,20 @@ describe('the public event catalogue', () => {
     ['settings.link_settings.created', 'link_settings', 'link_settings.created'],
     ['settings.link_settings.updated', 'link_settings', 'link_settings.updated'],
     ['settings.subscription_settings.updated', 'subscription_settings', 'subscription_settings.updated'],
+    ['sellers.seller.blocked', 'seller', 'seller.blocked'],
+    ['sellers.registration_review.expired', 'registration_review', 'seller.registration_review.expired'],
   ])('maps %s to object %s, event %s', (subject, object, event) => {
     expect(publicKindOf(subject)).toEqual({ object, event });
   });
 
   it('keeps the webhooks context and unknown subjects internal', () => {
-    for (const subject of ['webhooks.webhook.created', 'webhooks.webhook.updated', 'webhooks.webhook.deleted', 'payments.charge.unknown', 'sessions.session.created', 'toString', '__proto__']) {
+    for (const subject of ['webhooks.webhook.created', 'webhooks.webhook.updated', 'webhooks.webhook.deleted', 'payments.charge.unknown', 'sessions.session.unknown', 'toString', '__proto__']) {
       expect(publicKindOf(subject)).toBeNull();
     }
   });
 
   it('accepts "*" and every catalogue name for a registration, and nothing else', () => {
-    expect(PUBLIC_EVENT_NAMES).toHaveLength(26);
+    expect(PUBLIC_EVENT_NAMES).toHaveLength(44);
     expect(new Set(PUBLIC_EVENT_NAMES).size).toBe(PUBLIC_EVENT_NAMES.length);
     for (const name of ['*', 'authorized', 'customer.created', 'card.created']) expect(isPublicEventName(name)).toBe(true);
     for (const name of ['', 'charge.authorized', 'payments.charge.authorized', 'webhook.created', 'customer.*']) expect(isPublicEventName(name)).toBe(false);

@@ -9,7 +9,7 @@ import {
   webhookRequest,
   type Receiver,
   type RunningWebhooks,
-} from '../support';
+} from '../support/service';
 
 let running: RunningWebhooks;
 let receiver: Receiver;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
-import { eventually, failureOf, publishEvent, startDeliveryRig, webhookRequest, type Receiver, type RunningWebhooks } from '../support';
+import { eventually, failureOf, publishEvent, startDeliveryRig, webhookRequest, type Receiver, type RunningWebhooks } from '../support/service';
 
 let running: RunningWebhooks;
 let receiver: Receiver;

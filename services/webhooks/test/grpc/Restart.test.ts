@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent } from '@platform/kit';
-import { eventually, publishEvent, startDeliveryRig, startWebhooks, verifySignatures, webhookRequest, type RunningWebhooks } from '../support';
+import { eventually, publishEvent, startDeliveryRig, startWebhooks, verifySignatures, webhookRequest, type RunningWebhooks } from '../support/service';
 
 let rig: Awaited<ReturnType<typeof startDeliveryRig>>;
 let restarted: RunningWebhooks | undefined;

@@ -1,5 +1,7 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
-import { failureOf, outboxOf, startWebhooks, webhookRequest, webhooksSetup, type RunningWebhooks } from '../support';
+import { toWebhookJson } from '@platform/api-model';
+import { PUBLIC_EVENT_NAMES } from '../../src/domain/publicEvents';
+import { failureOf, outboxOf, startWebhooks, webhookRequest, webhooksSetup, type RunningWebhooks } from '../support/service';
 
 let running: RunningWebhooks;
 
@@ -14,7 +16,7 @@ afterAll(async () => {
 const endpoint = () => `https://hooks.example.com/${randomUUID()}`;
 
 describe('CreateWebhook', () => {
-  it('registers a webhook with its own Ed25519 public key and records webhooks.webhook.created without the key', async () => {
+  it('registers a webhook with its own Ed25519 public key and records webhooks.webhook.created with the public key only', async () => {
     const clientId = randomUUID();
     const url = endpoint();
     const webhook = await running.client.createWebhook(webhookRequest(clientId, url, { event: 'authorized' }));
@@ -40,11 +42,16 @@ describe('CreateWebhook', () => {
       endpoint: url,
       version: 1.1,
       status: true,
+      publicKey: webhook.publicKey,
       createdAt: webhook.createdAt!.toISOString(),
       updatedAt: webhook.updatedAt!.toISOString(),
     });
+    // The REST answer and the event data are one shape.
+    expect(events[0]!.payload.data).toEqual(toWebhookJson(webhook));
     const { rows } = await running.pool.query('SELECT sealed_private_key FROM webhooks WHERE id = $1', [webhook.id]);
     expect(rows[0].sealed_private_key).toBeInstanceOf(Buffer);
+    expect(JSON.stringify(events)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(events)).not.toContain(rows[0].sealed_private_key.toString('base64'));
   });
 
   it('gives every webhook a different key pair', async () => {
@@ -79,19 +86,33 @@ describe('CreateWebhook', () => {
     expect(error.key).toBe('webhook_event_exists');
   });
 
-  it('answers conflict webhook_endpoint_exists for an endpoint registered by anyone, and exactly one of 10 racing registrations wins', async () => {
+  it('answers conflict webhook_endpoint_exists for an endpoint the client already has, and exactly one of 10 racing registrations wins', async () => {
+    const clientId = randomUUID();
     const url = endpoint();
-    await running.client.createWebhook(webhookRequest(randomUUID(), url));
-    const error = await failureOf(running.client.createWebhook(webhookRequest(randomUUID(), url)));
+    await running.client.createWebhook(webhookRequest(clientId, url, { event: 'authorized' }));
+    const error = await failureOf(running.client.createWebhook(webhookRequest(clientId, url, { event: 'voided' })));
     expect(error.kind).toBe('conflict');
     expect(error.key).toBe('webhook_endpoint_exists');
 
+    const racer = randomUUID();
     const raced = endpoint();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => running.client.createWebhook(webhookRequest(randomUUID(), raced))));
+    const events = PUBLIC_EVENT_NAMES.slice(0, 10);
+    expect(events).toHaveLength(10);
+    const results = await Promise.allSettled(events.map((event) => running.client.createWebhook(webhookRequest(racer, raced, { event }))));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as { key?: string }).key)).toEqual(
       Array(9).fill('webhook_endpoint_exists'),
     );
+  });
+
+  it("registers an endpoint another client already has: no conflict, and nothing learned of the other's webhook", async () => {
+    const url = endpoint();
+    const first = await running.client.createWebhook(webhookRequest(randomUUID(), url));
+    const otherClient = randomUUID();
+    const second = await running.client.createWebhook(webhookRequest(otherClient, url));
+    expect(second).toMatchObject({ clientId: otherClient, endpoint: url });
+    expect(second.id).not.toBe(first.id);
+    expect((await running.client.listWebhooks({ clientId: otherClient })).items.map((w) => w.id)).toEqual([second.id]);
   });
 
   it('replays the same webhook for the same idempotency key', async () => {

@@ -86,18 +86,27 @@ describe('webhook store', () => {
     await insert(newWebhook(randomUUID(), { event: 'authorized' }));
   });
 
-  it('refuses an endpoint already registered, whatever the client', async () => {
+  it("refuses an endpoint the client already has, but not another client's identical endpoint", async () => {
     const endpoint = `https://hooks.example.com/${randomUUID()}`;
-    await insert(newWebhook(randomUUID(), { endpoint }));
-    expect(await conflictKey(insert(newWebhook(randomUUID(), { endpoint })))).toBe('webhook_endpoint_exists');
-    const other = await insert(newWebhook(randomUUID()));
+    const clientId = randomUUID();
+    await insert(newWebhook(clientId, { endpoint, event: 'authorized' }));
+    expect(await conflictKey(insert(newWebhook(clientId, { endpoint, event: 'voided' })))).toBe('webhook_endpoint_exists');
+    const other = await insert(newWebhook(clientId, { event: 'pending' }));
     expect(await conflictKey(webhooks.update(pool, { ...other, endpoint }))).toBe('webhook_endpoint_exists');
+
+    const elsewhere = await insert(newWebhook(randomUUID(), { endpoint }));
+    expect(elsewhere.endpoint).toBe(endpoint);
+    const moved = await insert(newWebhook(randomUUID()));
+    expect(await webhooks.update(pool, { ...moved, endpoint })).toMatchObject({ id: moved.id, endpoint });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM webhooks WHERE endpoint = $1', [endpoint]);
+    expect(rows[0].n).toBe(3);
   });
 
-  it('lets exactly one of 20 concurrent registrations of the same endpoint succeed', async () => {
+  it('lets exactly one of 20 concurrent registrations of the same endpoint by one client succeed', async () => {
     const endpoint = `https://hooks.example.com/${randomUUID()}`;
+    const clientId = randomUUID();
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => withTransaction(pool, (tx) => webhooks.insert(tx, newWebhook(randomUUID(), { endpoint }), randomBytes(48)))),
+      Array.from({ length: 20 }, (_, i) => withTransaction(pool, (tx) => webhooks.insert(tx, newWebhook(clientId, { endpoint, event: `event-${i}` }), randomBytes(48)))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as AppError).key);

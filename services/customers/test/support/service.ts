@@ -1,9 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { customers } from '@platform/contracts';
-import { createPromiseClient, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
-import { createTestDatabase, testNatsUrl } from '@platform/testkit';
-import type { CardDirectory } from '../src/app/cardDirectory';
-import { defineCustomersService } from '../src/service';
+import type { Pool, PromiseClient, RunningService } from '@platform/kit';
+import { startServiceWithClient } from '@platform/testkit';
+import type { CardDirectory } from '../../src/app/cardDirectory';
+import { defineCustomersService } from '../../src/service';
 
 export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
 
@@ -17,26 +17,12 @@ export interface RunningCustomers {
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
 export async function startCustomers(options: { cards?: CardDirectory } = {}): Promise<RunningCustomers> {
-  const databaseUrl = await createTestDatabase('customers');
-  const service = await startService(defineCustomersService(options), {
+  return startServiceWithClient(
+    defineCustomersService(options),
+    { definition: customers.CustomersServiceService, Client: customers.CustomersServiceClient },
     // Nothing answers here: suites about cards pass a fake directory instead of calling payments.
-    PAYMENTS_GRPC_URL: '127.0.0.1:1',
-    DATABASE_URL: databaseUrl,
-    NATS_URL: testNatsUrl(),
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-  });
-  const client = createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, `127.0.0.1:${service.port}`);
-  return {
-    service,
-    client,
-    pool: service.runtime.pool,
-    stop: async () => {
-      client.close();
-      await service.stop();
-    },
-  };
+    { env: { PAYMENTS_GRPC_URL: '127.0.0.1:1' } },
+  );
 }
 
 export function digits(length: number): string {

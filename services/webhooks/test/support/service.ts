@@ -2,11 +2,11 @@ import { createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhooks } from '@platform/contracts';
-import { createPromiseClient, startService, type DomainEvent, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
-import { createTestDatabase, testNatsUrl } from '@platform/testkit';
+import type { DomainEvent, Pool, PromiseClient, RunningService } from '@platform/kit';
+import { createTestDatabase, startServiceWithClient, testNatsUrl } from '@platform/testkit';
 import { connect, type NatsConnection } from 'nats';
-import type { Resolver } from '../src/delivery/httpSender';
-import { defineWebhooksService } from '../src/service';
+import type { Resolver } from '../../src/delivery/httpSender';
+import { defineWebhooksService } from '../../src/service';
 
 export type WebhooksClient = PromiseClient<typeof webhooks.WebhooksServiceService>;
 
@@ -39,27 +39,14 @@ export interface RunningWebhooks {
 
 /** The real service in-process on a free port, called through the generated client. */
 export async function startWebhooks(setup: WebhooksSetup): Promise<RunningWebhooks> {
-  const service = await startService(defineWebhooksService({ resolve: setup.resolve }), {
-    DATABASE_URL: setup.databaseUrl,
-    NATS_URL: testNatsUrl(),
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
-    SHUTDOWN_GRACE_MS: '1000',
-    WEBHOOKS_SIGNING_KEY: setup.signingKey,
-    WEBHOOKS_FANOUT_DURABLE: setup.durable,
-    ...setup.env,
-  });
-  const client = createPromiseClient(webhooks.WebhooksServiceService, webhooks.WebhooksServiceClient, `127.0.0.1:${service.port}`);
-  return {
-    service,
-    client,
-    pool: service.runtime.pool,
-    stop: async () => {
-      client.close();
-      await service.stop();
+  return startServiceWithClient(
+    defineWebhooksService({ resolve: setup.resolve }),
+    { definition: webhooks.WebhooksServiceService, Client: webhooks.WebhooksServiceClient },
+    {
+      databaseUrl: setup.databaseUrl,
+      env: { SHUTDOWN_GRACE_MS: '1000', WEBHOOKS_SIGNING_KEY: setup.signingKey, WEBHOOKS_FANOUT_DURABLE: setup.durable, ...setup.env },
     },
-  };
+  );
 }
 
 export interface ReceivedRequest {
@@ -157,18 +144,7 @@ export function verifySignatures(request: ReceivedRequest, publicKeyPem: string)
   return { plug, standard };
 }
 
-/** Polls until `check` returns a value; the harness's test timeout bounds the wait. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-export { failureOf } from '@platform/testkit';
+export { eventually, failureOf } from '@platform/testkit';
 
 export function webhookRequest(clientId: string, endpoint: string, overrides: Partial<webhooks.CreateWebhookRequest> = {}): webhooks.CreateWebhookRequest {
   return { clientId, event: '*', endpoint, version: 1.1, status: true, ...overrides };
