@@ -14,6 +14,8 @@ export const paymentsConfig = z.object({
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /** Base URL for QR code and barcode images the sandbox provider points to. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  /** The customers service (host:port), asked whether a charge's customer exists and is the caller's. */
+  CUSTOMERS_GRPC_URL: z.string().min(1),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsConfig>;

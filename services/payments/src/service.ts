@@ -1,44 +1,86 @@
 import path from 'node:path';
-import { payments } from '@platform/contracts';
-import { implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { customers, payments } from '@platform/contracts';
+import { createPromiseClient, implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { chargeCron, chargeJobs } from './app/chargeJobs';
+import type { ChargeDeps } from './app/charges/deps';
+import { createCustomersDirectory, type CustomerDirectory } from './app/customerDirectory';
+import type { MerchantContext } from './app/merchants/context';
+import { createMerchantDirectory } from './app/merchants/merchantDirectory';
+import { createCardSource, createVaultLookup } from './app/vault/cardSource';
+import type { VaultContext } from './app/vault/context';
+import { vaultCron, vaultJobs } from './app/vaultJobs';
 import { paymentsConfig } from './config';
 import type { PaymentsDeps } from './deps';
-import { chargeJobs, scheduleChargeMaintenance } from './app/chargeJobs';
-import { chargeDeps } from './app/charges/deps';
+import { chargeAnswers } from './grpc/chargeMessages';
 import { createChargeHandlers } from './grpc/chargeHandlers';
 import { createMerchantHandlers } from './grpc/merchantHandlers';
+import { merchantAnswers } from './grpc/merchantMessages';
 import { createVaultHandlers } from './grpc/vaultHandlers';
-import { scheduleVaultMaintenance, vaultJobs } from './app/vaultJobs';
-import { createProviderRegistry } from './providers/registry';
+import { vaultAnswers } from './grpc/vaultMessages';
+import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { createCardStore } from './store/cardStore';
+import { createChargeStore } from './store/chargeStore';
+import { createFlowStore } from './store/flowStore';
+import { createMerchantStore } from './store/merchantStore';
+import { createTokenStore } from './store/tokenStore';
 import { Vault } from './vault/crypto';
 
-export function definePaymentsService(options: { clock?: Clock } = {}): ServiceDefinitionOptions<typeof paymentsConfig> {
+/** The only place the service's real dependencies are built; use cases and handlers receive them. */
+export function definePaymentsService(
+  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory } = {},
+): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
     name: 'payments',
     configSchema: paymentsConfig,
     migrationsDir: path.join(__dirname, '..', 'migrations'),
     wire: async ({ config, log, pool, outbox }) => {
-      const deps: PaymentsDeps = {
-        pool,
-        log,
-        config,
-        outbox,
-        clock: options.clock ?? systemClock,
-        vault: new Vault(config.CARD_ENCRYPTION_KEY, config.CARD_FINGERPRINT_KEY),
+      const clock = options.clock ?? systemClock;
+      const vault = new Vault(config.CARD_ENCRYPTION_KEY, config.CARD_FINGERPRINT_KEY);
+      const deps: PaymentsDeps = { pool, log, config, outbox, clock, vault };
+      const stores = {
+        merchants: createMerchantStore(),
+        flows: createFlowStore(),
+        cards: createCardStore(),
+        tokens: createTokenStore(),
+        charges: createChargeStore(),
       };
       // One set of adapters for requests and jobs: the sandbox remembers its answers by key in memory.
-      const providers = createProviderRegistry({ publicUrl: config.PUBLIC_URL });
+      const providers = options.providers ?? createProviderRegistry({ publicUrl: config.PUBLIC_URL });
+      const customersClient = options.customers
+        ? undefined
+        : createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, config.CUSTOMERS_GRPC_URL);
+      const customerDirectory = options.customers ?? createCustomersDirectory(customersClient!);
+      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, answers: merchantAnswers };
+      const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants, answers: vaultAnswers };
+      const chargeDeps: ChargeDeps = {
+        pool,
+        log,
+        clock,
+        config,
+        outbox,
+        store: stores.charges,
+        providers,
+        cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
+        merchants: createMerchantDirectory({ vault, merchants: stores.merchants }),
+        customers: customerDirectory,
+        vault: createVaultLookup(stores),
+        answers: chargeAnswers,
+      };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(
         definition,
-        { ...createMerchantHandlers(deps), ...createVaultHandlers(deps), ...createChargeHandlers(deps, { providers }) },
+        { ...createMerchantHandlers(merchantContext), ...createVaultHandlers(vaultContext), ...createChargeHandlers(chargeDeps) },
         log,
       );
-      const jobs = new JobRunner({ pool, log, handlers: { ...vaultJobs(deps), ...chargeJobs(chargeDeps(deps, { providers })) } });
-      await scheduleVaultMaintenance(pool);
-      await scheduleChargeMaintenance(pool);
-      jobs.start();
-      return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers: [jobs] };
+      const jobs = new JobRunner({
+        pool,
+        log,
+        handlers: { ...vaultJobs(deps), ...chargeJobs(chargeDeps) },
+        cron: [...vaultCron, ...chargeCron],
+      });
+      await jobs.start();
+      const workers = customersClient ? [jobs, { stop: async () => customersClient.close() }] : [jobs];
+      return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers };
     },
   };
 }

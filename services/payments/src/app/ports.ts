@@ -1,6 +1,8 @@
-import type { payments } from '@platform/contracts';
 import type { Queryable } from '@platform/kit';
 import type { CardBrand } from '../domain/card';
+import type { InlineCard } from '../domain/newCharge';
+import type { FlowRule } from '../domain/flow';
+import type { PlatformFeeRule } from '../domain/merchant';
 
 /**
  * The seams between the two halves of the service: merchants/providers/flows and the vault on one side
@@ -22,6 +24,15 @@ export interface CardData {
   fingerprint: string;
 }
 
+/** Where the card of a charge is: a saved card (with its CVV, or none), an inline card, or a token. Empty is "not given". */
+export interface CardSourceInput {
+  sourceType: string;
+  cardId: string;
+  cardCvv: string;
+  tokenId: string;
+  card?: InlineCard | undefined;
+}
+
 export interface CardSource {
   /**
    * Turns a charge's paymentSource (`card` with cardId or an inline card, `token`) into card data. A token is
@@ -29,7 +40,7 @@ export interface CardSource {
    * open it again (without CVV). Unknown or foreign ids: not_found; invalid inline cards: validation; an expired
    * card: card_declined `expired_card`.
    */
-  resolve(tx: Queryable, clientId: string, source: payments.PaymentSource, options?: { chargeId?: string }): Promise<CardData>;
+  resolve(tx: Queryable, clientId: string, source: CardSourceInput, options?: { chargeId?: string }): Promise<CardData>;
 }
 
 /** A provider ready to be called: credentials decrypted. */
@@ -42,18 +53,6 @@ export interface RoutableProvider {
   type: string;
   credentials: Record<string, unknown>;
   options: Record<string, unknown>;
-}
-
-export interface PlatformFeeRule {
-  percentage?: number;
-  fixedAmount?: number;
-  paymentMethod: string;
-  installment?: number;
-}
-
-export interface FlowRule {
-  when: { amountGte?: number; amountLte?: number; cardBrand?: string; installmentsGte?: number; currency?: string };
-  route: string[];
 }
 
 export interface MerchantForCharge {

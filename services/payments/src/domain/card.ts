@@ -94,22 +94,3 @@ export interface SavedCard {
   createdAt: Date;
   updatedAt: Date;
 }
-
-/** The card as event data: a summary, never the number. */
-export function savedCardSummary(card: SavedCard): Record<string, unknown> {
-  return {
-    id: card.id,
-    clientId: card.clientId,
-    customerId: card.customerId,
-    merchantId: card.merchantId,
-    status: card.status,
-    brand: card.brand,
-    first6digits: card.first6,
-    last4digits: card.last4,
-    expirationMonth: card.expirationMonth,
-    expirationYear: card.expirationYear,
-    fingerprint: card.fingerprint,
-    cvvChecked: card.cvvChecked,
-    createdAt: card.createdAt.toISOString(),
-  };
-}

@@ -1,18 +1,8 @@
+import { CHARGE_STATUSES, isChargeStatus, type ChargeStatus } from '@platform/api-model';
 import { errors } from '@platform/kit';
 
-export const CHARGE_STATUSES = [
-  'pending',
-  'pre_authorized',
-  'authorized',
-  'failed',
-  'canceled',
-  'voided',
-  'charged_back',
-  'refund_pending',
-  'capture_pending',
-] as const;
-
-export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
+/** The statuses are the public API's (@platform/api-model); what moves a charge between them is decided here. */
+export { CHARGE_STATUSES, isChargeStatus, type ChargeStatus };
 
 /**
  * What moves a charge after it was created:
@@ -64,10 +54,6 @@ export const CHARGE_TRANSITIONS: Record<ChargeStatus, Partial<Record<ChargeStatu
   voided: {},
   charged_back: {},
 };
-
-export function isChargeStatus(value: string): value is ChargeStatus {
-  return (CHARGE_STATUSES as readonly string[]).includes(value);
-}
 
 /** Whether `from` may become `to`, by the given cause or by any cause. */
 export function canTransition(from: ChargeStatus, to: ChargeStatus, cause?: TransitionCause): boolean {

@@ -1,10 +1,13 @@
-import { errors, type FieldViolation } from '@platform/kit';
+import { CHARGE_LIMITS } from '@platform/api-model';
+import { errors, parseInput, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
-import type { FlowRule } from '../app/ports';
 import type { CardBrand } from './card';
-import { parseInput } from './merchant';
 
-export type { FlowRule };
+/** A rule of a routing flow: when its conditions all hold, the charge is tried on its route, in order. */
+export interface FlowRule {
+  when: { amountGte?: number; amountLte?: number; cardBrand?: string; installmentsGte?: number; currency?: string };
+  route: string[];
+}
 
 export const FLOW_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
 export type FlowPaymentMethod = (typeof FLOW_PAYMENT_METHODS)[number];
@@ -58,7 +61,7 @@ const conditionSchema = z
       .toLowerCase()
       .pipe(z.enum(CARD_BRANDS as [CardBrand, ...CardBrand[]], { error: `must be one of ${CARD_BRANDS.join(', ')}` }))
       .optional(),
-    installmentsGte: z.number().int('must be an integer').min(1, 'must be at least 1').max(24, 'must be at most 24').optional(),
+    installmentsGte: z.number().int('must be an integer').min(1, 'must be at least 1').max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`).optional(),
     currency: z
       .string()
       .trim()
@@ -106,6 +109,11 @@ function compactCondition(when: FlowRule['when']): FlowRule['when'] {
   return Object.fromEntries(Object.entries(when).filter(([, v]) => v !== undefined)) as FlowRule['when'];
 }
 
+/** A merchant has at most one flow per payment method. */
+export function flowExists(paymentMethod: string) {
+  return errors.conflict(`This merchant already has a ${paymentMethod} flow`, 'flow_exists');
+}
+
 /**
  * Every route may only name active payment providers of the flow's merchant; each offending entry is reported
  * by its path (`rules.0.route.1`, `defaultRoute.0`).
@@ -119,30 +127,4 @@ export function assertRoutesUseProviders(flow: FlowDefinition, paymentProviderId
   flow.rules.forEach((rule, i) => check(rule.route, `rules.${i}.route`));
   check(flow.defaultRoute, 'defaultRoute');
   if (details.length > 0) throw errors.validation('Invalid flow', details);
-}
-
-export interface FlowSummary {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  name: string;
-  paymentMethod: string;
-  rules: FlowRule[];
-  defaultRoute: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function flowSummary(flow: Flow): FlowSummary {
-  return {
-    id: flow.id,
-    clientId: flow.clientId,
-    merchantId: flow.merchantId,
-    name: flow.name,
-    paymentMethod: flow.paymentMethod,
-    rules: flow.rules,
-    defaultRoute: flow.defaultRoute,
-    createdAt: flow.createdAt.toISOString(),
-    updatedAt: flow.updatedAt.toISOString(),
-  };
 }

@@ -1,15 +1,13 @@
-import { errors, isUuid, type FieldViolation } from '@platform/kit';
+import { CHARGE_LIMITS, MERCHANT_LIMITS } from '@platform/api-model';
+import { errors, parseInput } from '@platform/kit';
 import { z } from 'zod';
-import type { PlatformFeeRule } from '../app/ports';
 
-export type { PlatformFeeRule };
-
-export { isUuid };
-
-/** The caller's client id is checked too: a service never trusts its caller. */
-export function requireClientId(clientId: string): string {
-  if (!isUuid(clientId)) throw errors.validation('Invalid clientId', [{ field: 'clientId', message: 'must be a UUID' }]);
-  return clientId.toLowerCase();
+/** A merchant's fee rule: what the platform takes of a split charge paid with a method (and number of installments). */
+export interface PlatformFeeRule {
+  percentage?: number;
+  fixedAmount?: number;
+  paymentMethod: string;
+  installment?: number;
 }
 
 export const CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
@@ -20,8 +18,13 @@ export function isPaymentProvider(type: string): boolean {
   return type !== 'SANDBOX_ANTIFRAUD';
 }
 
+/** Two payment providers of a merchant never share a priority. */
+export function priorityTaken(priority: number) {
+  return errors.conflict(`Another payment provider of this merchant already has priority ${priority}`, 'provider_priority_exists');
+}
+
 export const FEE_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher', 'default'] as const;
-export const MAX_INSTALLMENTS = 24;
+const MAX_INSTALLMENTS = CHARGE_LIMITS.maxInstallments;
 
 export interface Provider {
   id: string;
@@ -94,7 +97,7 @@ const urlSchema = z
   .max(2000, 'must be at most 2000 characters')
   .refine((value) => value === '' || isHttpUrl(value), 'must be an http or https URL');
 const providerNameSchema = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
-const prioritySchema = z.number().int('must be an integer').min(1, 'must be at least 1').max(1000, 'must be at most 1000');
+const prioritySchema = z.number().int('must be an integer').min(1, 'must be at least 1').max(MERCHANT_LIMITS.providerPriorityMax, `must be at most ${MERCHANT_LIMITS.providerPriorityMax}`);
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -166,7 +169,7 @@ const providerChangesSchema = z.object({
 
 const feeRuleSchema = z
   .object({
-    percentage: z.number().int('must be an integer').min(0, 'must be at least 0').max(10_000, 'must be at most 10000 (basis points)').optional(),
+    percentage: z.number().int('must be an integer').min(0, 'must be at least 0').max(MERCHANT_LIMITS.feePercentageMax, `must be at most ${MERCHANT_LIMITS.feePercentageMax} (basis points)`).optional(),
     fixedAmount: z.number().int('must be an integer').min(0, 'must be at least 0').optional(),
     paymentMethod: z
       .string()
@@ -195,13 +198,6 @@ const feeRulesSchema = z
       }
     });
   });
-
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message: string, prefix: (string | number)[] = []): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const details: FieldViolation[] = result.error.issues.map((i) => ({ field: [...prefix, ...i.path].join('.'), message: i.message }));
-  throw errors.validation(message, details);
-}
 
 export interface CreateMerchantInput {
   mcc: string;
@@ -252,59 +248,4 @@ export function parsePlatformFeeRules(rules: PlatformFeeRule[]): PlatformFeeRule
 
 export function applyMerchantChanges(merchant: Merchant, changes: MerchantChanges, at: Date): Merchant {
   return { ...merchant, ...changes, updatedAt: at };
-}
-
-/** The provider as events and logs may show it: never its credentials. */
-export interface ProviderSummary {
-  id: string;
-  merchantId: string;
-  name: string;
-  priority: number;
-  credentialsType: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface MerchantSummary {
-  id: string;
-  clientId: string;
-  mcc: string;
-  name: string;
-  merchantName: string;
-  merchantUrl: string;
-  status: string;
-  platformFeeEnabled: boolean;
-  platformFeeRules: PlatformFeeRule[];
-  providers: ProviderSummary[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function providerSummary(provider: Provider): ProviderSummary {
-  return {
-    id: provider.id,
-    merchantId: provider.merchantId,
-    name: provider.name,
-    priority: provider.priority,
-    credentialsType: provider.credentialsType,
-    createdAt: provider.createdAt.toISOString(),
-    updatedAt: provider.updatedAt.toISOString(),
-  };
-}
-
-export function merchantSummary(merchant: Merchant): MerchantSummary {
-  return {
-    id: merchant.id,
-    clientId: merchant.clientId,
-    mcc: merchant.mcc,
-    name: merchant.name,
-    merchantName: merchant.merchantName,
-    merchantUrl: merchant.merchantUrl,
-    status: merchant.status,
-    platformFeeEnabled: merchant.platformFeeEnabled,
-    platformFeeRules: merchant.platformFeeRules,
-    providers: merchant.providers.map(providerSummary),
-    createdAt: merchant.createdAt.toISOString(),
-    updatedAt: merchant.updatedAt.toISOString(),
-  };
 }

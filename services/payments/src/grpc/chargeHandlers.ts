@@ -2,15 +2,14 @@ import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
 import { captureCharge } from '../app/charges/captureCharge';
 import { createCharge } from '../app/charges/createCharge';
-import { chargeDeps, type ChargeDeps } from '../app/charges/deps';
+import type { ChargeDeps } from '../app/charges/deps';
 import { getCharge } from '../app/charges/getCharge';
 import { listCharges } from '../app/charges/listCharges';
 import { setAntifraudStatus } from '../app/charges/setAntifraudStatus';
 import { setSandboxChargeStatus } from '../app/charges/setSandboxChargeStatus';
 import { setupThreeDS } from '../app/charges/setupThreeDS';
 import { voidCharge } from '../app/charges/voidCharge';
-import type { PaymentsDeps } from '../deps';
-import { toChargeMessage } from './chargeMessages';
+import { toChargeMessage, toChargeRequest } from './chargeMessages';
 
 type ChargeRpc =
   | 'createCharge'
@@ -22,14 +21,9 @@ type ChargeRpc =
   | 'setAntifraudStatus'
   | 'setupThreeDs';
 
-/** `overrides` lets tests put other provider adapters behind the same use cases. */
-export function createChargeHandlers(
-  deps: PaymentsDeps,
-  overrides: Partial<Pick<ChargeDeps, 'providers'>> = {},
-): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
-  const ctx = chargeDeps(deps, overrides);
+export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
   return {
-    createCharge: async (request, call) => toChargeMessage(await createCharge(ctx, request, call.idempotencyKey)),
+    createCharge: async (request, call) => toChargeMessage(await createCharge(ctx, toChargeRequest(request), call.idempotencyKey)),
     listCharges: async (request) => {
       const { items, meta } = await listCharges(ctx, request);
       return { items: items.map(toChargeMessage), meta };

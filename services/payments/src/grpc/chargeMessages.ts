@@ -1,16 +1,9 @@
 import { payments } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
-import type {
-  AntifraudStatus,
-  Charge,
-  ChargePaymentMethod,
-  ChargeSourceView,
-  PaymentType,
-  RequestStatus,
-  RequestType,
-  SplitRule,
-  TransactionRequestRecord,
-} from '../domain/charge';
+import type { ChargeAnswers, ThreeDSSetup } from '../app/charges/deps';
+import type { ChargeRequest } from '../domain/newCharge';
+import { asSent } from './wire';
+import type { AntifraudStatus, Charge, ChargePaymentMethod, ChargeSourceView, PaymentType, RequestStatus, RequestType, SplitRule, TransactionRequestRecord } from '../domain/charge';
 import type { ChargeStatus } from '../domain/chargeStatus';
 
 const orEmpty = (value: string | null | undefined) => value ?? '';
@@ -180,6 +173,11 @@ export function toChargeMessage(charge: Charge): payments.Charge {
   };
 }
 
+/** The charge as a caller of the RPC receives it. */
+export function sentCharge(charge: Charge): payments.Charge {
+  return asSent(payments.Charge, toChargeMessage(charge));
+}
+
 function fromChargeMessage(m: payments.Charge): Charge {
   const charge = { id: m.id, clientId: m.clientId };
   return {
@@ -231,10 +229,53 @@ export const chargeCodec: IdempotencyCodec<Charge> = {
   decode: (bytes) => fromChargeMessage(payments.Charge.decode(bytes)),
 };
 
-/** What a 3DS2 setup answers; the same as its wire message. */
-export type ThreeDSSetup = payments.ThreeDSSetup;
-
 export const threeDSSetupCodec: IdempotencyCodec<ThreeDSSetup> = {
   encode: (setup) => payments.ThreeDSSetup.encode(setup).finish(),
   decode: (bytes) => payments.ThreeDSSetup.decode(bytes),
 };
+
+/** The answers of the charge RPCs, kept as their wire messages. */
+export const chargeAnswers: ChargeAnswers = { charge: chargeCodec, threeDSSetup: threeDSSetupCodec };
+
+/**
+ * A create request as the domain reads it: every field the rules look at, copied as sent (the rules decide what
+ * an empty or zero value means). The client id stays beside it, for the use case.
+ */
+export function toChargeRequest(m: payments.CreateChargeRequest): ChargeRequest & { clientId: string } {
+  const method = m.paymentMethod;
+  const source = m.paymentSource;
+  return {
+    clientId: m.clientId,
+    merchantId: m.merchantId,
+    amount: m.amount,
+    currency: m.currency,
+    orderId: m.orderId,
+    statementDescriptor: m.statementDescriptor,
+    description: m.description,
+    capture: m.capture,
+    customerId: m.customerId,
+    sessionId: m.sessionId,
+    paymentMethod: method && {
+      paymentType: method.paymentType,
+      installments: method.installments,
+      recurrence: method.recurrence,
+      expiresIn: method.expiresIn,
+      expiresDate: method.expiresDate,
+      instructions: method.instructions,
+      interest: method.interest,
+      fine: method.fine,
+    },
+    paymentSource: source && {
+      sourceType: source.sourceType,
+      cardId: source.cardId,
+      cardCvv: source.cardCvv,
+      tokenId: source.tokenId,
+      customerId: source.customerId,
+      customer: source.customer,
+      card: source.card && { ...source.card },
+    },
+    splitRules: m.splitRules.map((rule) => ({ ...rule })),
+    fraudAnalysis: m.fraudAnalysis,
+    appInfo: m.appInfo,
+  };
+}

@@ -4,7 +4,7 @@ import { createFlow } from '../app/flows/createFlow';
 import { getFlow } from '../app/flows/getFlow';
 import { listFlows } from '../app/flows/listFlows';
 import { replaceFlow } from '../app/flows/replaceFlow';
-import { merchantContext } from '../app/merchants/context';
+import type { MerchantContext } from '../app/merchants/context';
 import { createMerchant } from '../app/merchants/createMerchant';
 import { deleteMerchant } from '../app/merchants/deleteMerchant';
 import { getMerchant } from '../app/merchants/getMerchant';
@@ -14,7 +14,6 @@ import { replacePlatformFee } from '../app/merchants/replacePlatformFee';
 import { setPlatformFeeEnabled } from '../app/merchants/setPlatformFeeEnabled';
 import { updateMerchant } from '../app/merchants/updateMerchant';
 import { updateProvider } from '../app/merchants/updateProvider';
-import type { PaymentsDeps } from '../deps';
 import type { FlowInput } from '../domain/flow';
 import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from './merchantMessages';
 
@@ -42,8 +41,7 @@ function flowInput(request: { name: string; paymentMethod: string; rules: paymen
   };
 }
 
-export function createMerchantHandlers(deps: PaymentsDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, MerchantRpc> {
-  const ctx = merchantContext(deps);
+export function createMerchantHandlers(ctx: MerchantContext): Pick<Handlers<typeof payments.PaymentsServiceService>, MerchantRpc> {
   return {
     createMerchant: async (request, call) => toMerchantMessage(await createMerchant(ctx, request, call.idempotencyKey)),
     listMerchants: async (request) => {

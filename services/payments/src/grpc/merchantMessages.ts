@@ -1,5 +1,7 @@
 import { payments } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
+import type { MerchantAnswers } from '../app/merchants/context';
+import { asSent } from './wire';
 import { FLOW_PAYMENT_METHODS, type Flow, type FlowPaymentMethod } from '../domain/flow';
 import type { Merchant, PlatformFeeRule, Provider } from '../domain/merchant';
 
@@ -56,6 +58,19 @@ export function toFlowMessage(flow: Flow): payments.Flow {
     createdAt: flow.createdAt,
     updatedAt: flow.updatedAt,
   };
+}
+
+/** The merchant, a provider and a flow as a caller of the RPC receives them. */
+export function sentMerchant(merchant: Merchant): payments.Merchant {
+  return asSent(payments.Merchant, toMerchantMessage(merchant));
+}
+
+export function sentProvider(provider: Provider): payments.Provider {
+  return asSent(payments.Provider, toProviderMessage(provider));
+}
+
+export function sentFlow(flow: Flow): payments.Flow {
+  return asSent(payments.Flow, toFlowMessage(flow));
 }
 
 function fromProviderMessage(clientId: string, message: payments.Provider): Provider {
@@ -118,3 +133,6 @@ export const flowCodec: IdempotencyCodec<Flow> = {
     };
   },
 };
+
+/** The answers of the merchant and flow RPCs, kept as their wire messages. */
+export const merchantAnswers: MerchantAnswers = { merchant: merchantCodec, flow: flowCodec };

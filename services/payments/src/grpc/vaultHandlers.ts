@@ -1,18 +1,16 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
 import { assignCardToCustomer } from '../app/vault/assignCardToCustomer';
-import { vaultContext } from '../app/vault/context';
+import type { VaultContext } from '../app/vault/context';
 import { createCard } from '../app/vault/createCard';
 import { createToken } from '../app/vault/createToken';
 import { getCard } from '../app/vault/getCard';
 import { listCards } from '../app/vault/listCards';
-import type { PaymentsDeps } from '../deps';
 import { toCardMessage, toCardTokenMessage } from './vaultMessages';
 
 type VaultRpc = 'createToken' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';
 
-export function createVaultHandlers(deps: PaymentsDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, VaultRpc> {
-  const ctx = vaultContext(deps);
+export function createVaultHandlers(ctx: VaultContext): Pick<Handlers<typeof payments.PaymentsServiceService>, VaultRpc> {
   return {
     createToken: async (request, call) => toCardTokenMessage(await createToken(ctx, request, call.idempotencyKey)),
     createCard: async (request, call) => toCardMessage(await createCard(ctx, request, call.idempotencyKey)),

@@ -1,5 +1,8 @@
 import { payments } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
+import type { VaultAnswers } from '../app/vault/context';
+import type { IssuedToken } from '../app/vault/createToken';
+import { asSent } from './wire';
 import type { CardBrand, SavedCard } from '../domain/card';
 
 /** A saved card on the wire: brand, first six and last four digits; the number and CVV have no field here. */
@@ -21,6 +24,11 @@ export function toCardMessage(card: SavedCard): payments.Card {
     createdAt: card.createdAt,
     updatedAt: card.updatedAt,
   };
+}
+
+/** The card as a caller of the RPC receives it. */
+export function sentCard(card: SavedCard): payments.Card {
+  return asSent(payments.Card, toCardMessage(card));
 }
 
 export function toCardTokenMessage(token: { id: string; expiresAt: Date }): payments.CardToken {
@@ -51,3 +59,14 @@ export const cardCodec: IdempotencyCodec<SavedCard> = {
     };
   },
 };
+
+const tokenCodec: IdempotencyCodec<IssuedToken> = {
+  encode: (token) => payments.CardToken.encode({ tokenId: token.id, expiresAt: token.expiresAt }).finish(),
+  decode: (bytes) => {
+    const message = payments.CardToken.decode(bytes);
+    return { id: message.tokenId, expiresAt: message.expiresAt ?? new Date(0) };
+  },
+};
+
+/** The answers of the vault RPCs, kept as their wire messages. */
+export const vaultAnswers: VaultAnswers = { card: cardCodec, token: tokenCodec };

@@ -31,6 +31,19 @@ export const SANDBOX_DECLINE_TABLE: readonly DeclinedCode[] = [
   'transaction_not_allowed',
 ];
 
+/**
+ * The test cards the public Node SDK publishes as `invalid_cvv` (sandbox.generateCard). Their last digits (2, 5
+ * and 8) would pick another outcome from the table; the SDK names them by what its users expect, so they are
+ * declined invalid_cvv whatever their CVV.
+ */
+export const SDK_INVALID_CVV_CARDS: ReadonlySet<string> = new Set([
+  '5240675434648372',
+  '4716866286004545',
+  '340035263979895',
+  '6062823576109778',
+  '30383606498545',
+]);
+
 /** ISO 8583-style response codes, so that the transaction requests look like an acquirer's. */
 const NETWORK_RESPONSE_CODES: Partial<Record<DeclinedCode, string>> = {
   insufficient_funds: '51',
@@ -141,6 +154,7 @@ export class SandboxProvider implements PaymentProvider {
     if (!request.card) return this.declined('invalid_data', transactionId, 'SANDBOX needs a card for this payment type');
 
     const number = request.card.number;
+    if (SDK_INVALID_CVV_CARDS.has(number)) return this.declined('invalid_cvv', transactionId);
     const last = number.at(-1);
     switch (last) {
       case '0':

@@ -1,6 +1,6 @@
 import type { Page, Queryable } from '@platform/kit';
 import type { CardBrand, SavedCard } from '../domain/card';
-import { isUuid } from '../domain/merchant';
+import { isUuid } from '@platform/kit';
 
 interface CardRow {
   id: string;

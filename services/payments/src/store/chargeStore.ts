@@ -1,21 +1,9 @@
 import type { DomainEvent, Page, Queryable } from '@platform/kit';
-import type {
-  AntifraudState,
-  Charge,
-  ChargeFilters,
-  ChargePaymentMethod,
-  ChargeSourceView,
-  OperationCause,
-  PaymentType,
-  PlatformFeeDetails,
-  RequestStatus,
-  RequestType,
-  SellerAmount,
-  SplitRule,
-  TransactionRequestRecord,
-} from '../domain/charge';
+import type { AntifraudState, Charge, ChargePaymentMethod, ChargeSourceView, PaymentType, PlatformFeeDetails, RequestStatus, RequestType, SellerAmount, SplitRule, TransactionRequestRecord } from '../domain/charge';
+import type { OperationCause } from '../domain/chargeChanges';
+import type { ChargeFilters } from '../domain/chargeFilters';
 import type { ChargeStatus } from '../domain/chargeStatus';
-import { isUuid } from '../domain/merchant';
+import { isUuid } from '@platform/kit';
 
 interface ChargeRow {
   id: string;
@@ -408,9 +396,11 @@ export function createChargeStore(): ChargeStore {
       add((p) => `id = ${p}`, filters.id);
       add((p) => `session_id = ${p}`, filters.sessionId);
       add((p) => `status = ANY(${p}::text[])`, filters.statuses && filters.statuses.length > 0 ? filters.statuses : undefined);
-      add((p) => `payment_type = ${p}`, filters.paymentType);
+      add((p) => `payment_type = ANY(${p}::text[])`, filters.paymentTypes);
       add((p) => `order_id = ${p}`, filters.orderId);
-      add((p) => `provider_type = ${p}`, filters.providerType);
+      add((p) => `provider_type = ANY(${p}::text[])`, filters.providerTypes);
+      add((p) => `original_amount = ${p}`, filters.originalAmount);
+      add((p) => `(jsonb_array_length(split_rules) > 0) = ${p}`, filters.hasSplitRules);
       add((p) => `created_at >= ${p}`, filters.createdFrom);
       add((p) => `created_at < ${p}`, filters.createdUntil);
       add((p) => `created_at > ${p}`, filters.createdAfter);

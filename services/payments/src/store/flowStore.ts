@@ -1,6 +1,5 @@
-import type { Page, Queryable } from '@platform/kit';
-import { FLOW_PAYMENT_METHODS, type Flow, type FlowPaymentMethod, type FlowRule } from '../domain/flow';
-import { isUuid } from '../domain/merchant';
+import { type ConstraintErrors, isUuid, type Page, type Queryable, withConstraintErrors } from '@platform/kit';
+import { FLOW_PAYMENT_METHODS, flowExists, type Flow, type FlowPaymentMethod, type FlowRule } from '../domain/flow';
 
 interface FlowRow {
   id: string;
@@ -37,6 +36,8 @@ function toFlow(row: FlowRow): Flow {
 
 export const FLOW_UNIQUE_CONSTRAINT = 'flows_one_per_method';
 
+const oneFlowPerMethod = (flow: Flow): ConstraintErrors => ({ [FLOW_UNIQUE_CONSTRAINT]: () => flowExists(flow.paymentMethod) });
+
 export interface FlowPage {
   items: Flow[];
   totalItems: number;
@@ -53,7 +54,7 @@ export interface FlowStore {
 export function createFlowStore(): FlowStore {
   return {
     async insert(tx, flow) {
-      const { rows } = await tx.query<FlowRow>(
+      const write = () => tx.query<FlowRow>(
         `INSERT INTO flows AS f (id, client_id, merchant_id, name, payment_method, rules, default_route, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          RETURNING ${COLUMNS}`,
@@ -69,6 +70,7 @@ export function createFlowStore(): FlowStore {
           flow.updatedAt,
         ],
       );
+      const { rows } = await withConstraintErrors(write, oneFlowPerMethod(flow));
       return toFlow(rows[0]!);
     },
 
@@ -102,12 +104,13 @@ export function createFlowStore(): FlowStore {
     },
 
     async replace(tx, flow) {
-      const { rows } = await tx.query<FlowRow>(
+      const write = () => tx.query<FlowRow>(
         `UPDATE flows AS f SET name = $3, payment_method = $4, rules = $5, default_route = $6, updated_at = $7
          WHERE f.client_id = $1 AND f.id = $2
          RETURNING ${COLUMNS}`,
         [flow.clientId, flow.id, flow.name, flow.paymentMethod, JSON.stringify(flow.rules), JSON.stringify(flow.defaultRoute), flow.updatedAt],
       );
+      const { rows } = await withConstraintErrors(write, oneFlowPerMethod(flow));
       return rows[0] ? toFlow(rows[0]) : null;
     },
   };

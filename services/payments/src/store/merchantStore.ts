@@ -1,6 +1,9 @@
-import type { Page, Queryable } from '@platform/kit';
+import { isUuid, withConstraintErrors, type Page, type Queryable } from '@platform/kit';
 import type { FlowRule } from '../domain/flow';
-import { isUuid, type Merchant, type PlatformFeeRule, type Provider } from '../domain/merchant';
+import { priorityTaken, type Merchant, type PlatformFeeRule, type Provider } from '../domain/merchant';
+
+/** Two payment providers of one merchant never share a priority. */
+const PRIORITY_CONSTRAINT = 'providers_payment_priority';
 
 interface MerchantRow {
   id: string;
@@ -236,13 +239,14 @@ export function createMerchantStore(): MerchantStore {
     },
 
     async updateProvider(tx, p, credentialsSealed) {
-      const { rows } = await tx.query<ProviderRow>(
+      const write = () => tx.query<ProviderRow>(
         `UPDATE providers SET name = $3, priority = $4, credentials_type = $5, options = $6,
            credentials_encrypted = COALESCE($7, credentials_encrypted), updated_at = $8
          WHERE client_id = $1 AND id = $2 AND deleted_at IS NULL
          RETURNING ${PROVIDER_COLUMNS}`,
         [p.clientId, p.id, p.name, p.priority, p.credentialsType, JSON.stringify(p.options), credentialsSealed ?? null, p.updatedAt],
       );
+      const { rows } = await withConstraintErrors(write, { [PRIORITY_CONSTRAINT]: () => priorityTaken(p.priority) });
       return rows[0] ? toProvider(rows[0]) : null;
     },
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '@platform/kit';
 import type { CardBrand } from '../domain/card';
-import { isUuid } from '../domain/merchant';
+import { isUuid } from '@platform/kit';
 
 interface TokenRow {
   id: string;

@@ -1,15 +1,5 @@
-import { AppError } from '@platform/kit';
-import {
-  isUuid,
-  merchantSummary,
-  parseMerchantChanges,
-  parseNewMerchant,
-  parsePlatformFeeRules,
-  parseProviderChanges,
-  requireClientId,
-  type CreateMerchantInput,
-  type Merchant,
-} from '../../src/domain/merchant';
+import { AppError, isUuid, requireClientId } from '@platform/kit';
+import { parseMerchantChanges, parseNewMerchant, parsePlatformFeeRules, parseProviderChanges, type CreateMerchantInput } from '../../src/domain/merchant';
 
 function fieldsOf(fn: () => unknown): string[] {
   try {
@@ -187,28 +177,5 @@ describe('ids', () => {
   it('refuses a client id that is not a UUID and lower-cases one that is', () => {
     expect(() => requireClientId('client')).toThrow(AppError);
     expect(requireClientId('0B6F1C1E-9A4B-4C1E-8D3A-2F6F0C9B1A2D')).toBe('0b6f1c1e-9a4b-4c1e-8d3a-2f6f0c9b1a2d');
-  });
-});
-
-describe('merchantSummary', () => {
-  it('shows the credentials type of each provider and nothing of its secrets', () => {
-    const at = new Date('2025-01-01T00:00:00Z');
-    const merchant: Merchant = {
-      id: 'm',
-      clientId: 'c',
-      mcc: '5411',
-      name: '',
-      merchantName: '',
-      merchantUrl: '',
-      status: 'active',
-      platformFeeEnabled: false,
-      platformFeeRules: [],
-      providers: [{ id: 'p', clientId: 'c', merchantId: 'm', name: 'sandbox', priority: 1, credentialsType: 'SANDBOX', options: {}, createdAt: at, updatedAt: at }],
-      createdAt: at,
-      updatedAt: at,
-    };
-    expect(merchantSummary(merchant).providers).toEqual([
-      { id: 'p', merchantId: 'm', name: 'sandbox', priority: 1, credentialsType: 'SANDBOX', createdAt: at.toISOString(), updatedAt: at.toISOString() },
-    ]);
   });
 });

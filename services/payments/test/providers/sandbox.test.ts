@@ -1,10 +1,10 @@
 import type { AuthorizeRequest, ProviderCall } from '../../src/providers/types';
-import { SANDBOX_DECLINE_TABLE, SandboxProvider } from '../../src/providers/sandbox';
+import { SANDBOX_DECLINE_TABLE, SandboxProvider, SDK_INVALID_CVV_CARDS } from '../../src/providers/sandbox';
 import { SandboxAntifraudProvider, sandboxAntifraudOutcome } from '../../src/providers/sandboxAntifraud';
 import { boletoBarcodeValid, crc16, dueDateFactor } from '../../src/providers/sandboxDocuments';
 import { callWithTimeout } from '../../src/providers/call';
 import { isDeclinedCode } from '../../src/domain/charge';
-import { cardData, cardNumberEnding } from './cards';
+import { cardData, cardNumberEnding } from '../support/cards';
 
 const PUBLIC_URL = 'https://api.example.test';
 const TIMEOUT_MS = 100;
@@ -88,6 +88,14 @@ describe('SANDBOX authorize', () => {
 
   it('declines a card ending 9, which the table does not list, as generic', async () => {
     expect(await authorize(sandbox, request({ card: card('9') }))).toMatchObject({ ok: true, value: { status: 'declined', declinedCode: 'generic' } });
+  });
+
+  it("declines the public SDK's invalid_cvv test cards invalid_cvv, whatever their last digit", async () => {
+    expect(SDK_INVALID_CVV_CARDS.size).toBe(5);
+    for (const number of SDK_INVALID_CVV_CARDS) {
+      const result = await authorize(sandbox, request({ card: cardData(number, '231') }));
+      expect(result).toMatchObject({ ok: true, value: { status: 'declined', declinedCode: 'invalid_cvv', networkResponseCode: 'N7' } });
+    }
   });
 
   it('validates a CVV ending 0 and accepts any other unchecked', async () => {

@@ -1,12 +1,12 @@
-import type { payments } from '@platform/contracts';
-import { planCapture, type Charge } from '../../domain/charge';
+import { type Charge } from '../../domain/charge';
+import { planCapture } from '../../domain/chargeChanges';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
 
 export const CAPTURE_CHARGE_OPERATION = 'payments.charge.capture';
 
 /** Captures a pre-authorization, whole or in part; the part not captured is released. */
-export async function captureCharge(deps: ChargeDeps, request: payments.CaptureChargeRequest, idempotencyKey?: string): Promise<Charge> {
+export async function captureCharge(deps: ChargeDeps, request: { clientId: string; id: string; amount?: number | undefined }, idempotencyKey?: string): Promise<Charge> {
   return changeCharge(
     deps,
     { clientId: request.clientId, id: request.id, idempotencyKey, operation: CAPTURE_CHARGE_OPERATION, request },

@@ -1,9 +1,8 @@
-import { errors, withIdempotency, withTransaction, type PoolClient } from '@platform/kit';
-import { settleOperation, type Charge, type OperationCause, type SellerAmount, type TransactionRequestRecord } from '../../domain/charge';
-import { requireClientId } from '../../domain/merchant';
-import { chargeCodec } from '../../grpc/chargeMessages';
+import { errors, type PoolClient, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { type Charge, type SellerAmount, type TransactionRequestRecord } from '../../domain/charge';
+import { settleOperation, type OperationCause } from '../../domain/chargeChanges';
+import { recordChargeEvent } from '../../events/chargeEvents';
 import type { Reservation } from '../../store/chargeStore';
-import { recordChargeEvent } from './chargeEvents';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
 import { askProvider, ProviderRequestFailedError, reservedRequest } from './providerRequests';
@@ -52,7 +51,7 @@ export async function changeCharge(
   const earlierId = key ? derivedId(clientId, key, operation, options.request) : undefined;
   const changed = await withIdempotency(
     deps.pool,
-    { clientId, key, operation, request: options.request, codec: chargeCodec },
+    { clientId, key, operation, request: options.request, codec: deps.answers.charge },
     {
       prepare: async ({ takeover }): Promise<Prepared> => {
         const reserved = await withTransaction(deps.pool, (tx) => reserve(deps, tx, { clientId, id: options.id, earlierId, takeover }, plan));

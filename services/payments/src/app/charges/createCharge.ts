@@ -1,26 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { payments } from '@platform/contracts';
-import { errors, withIdempotency, withTransaction, type Queryable } from '@platform/kit';
-import {
-  antifraudDeclinedCode,
-  needsCard,
-  parseNewCharge,
-  platformFeeFor,
-  type AntifraudState,
-  type Charge,
-  type ChargePaymentMethod,
-  type ChargeSourceView,
-  type NewCharge,
-  type NewChargeSource,
-  type TransactionRequestRecord,
-} from '../../domain/charge';
+import { errors, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { needsCard, type AntifraudState, type Charge, type ChargePaymentMethod, type ChargeSourceView, type TransactionRequestRecord } from '../../domain/charge';
+import { antifraudDeclinedCode } from '../../domain/chargeChanges';
+import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSource } from '../../domain/newCharge';
+import { platformFeeFor } from '../../domain/platformFee';
 import type { ChargeStatus } from '../../domain/chargeStatus';
-import { requireClientId } from '../../domain/merchant';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain/routing';
-import { chargeCodec } from '../../grpc/chargeMessages';
 import type { AuthorizeRequest } from '../../providers/types';
-import type { CardData, MerchantForCharge } from '../ports';
-import { chargeEvent } from './chargeEvents';
+import { chargeEvent } from '../../events/chargeEvents';
+import type { CardData, CardSourceInput, MerchantForCharge } from '../ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
@@ -40,8 +28,8 @@ async function chargeIdFor(deps: ChargeDeps, tx: Queryable, clientId: string, ke
 }
 
 /** The vault's view of where the card is: a customer source pays with the card it names. */
-function cardSourceOf(source: NewChargeSource): payments.PaymentSource {
-  const empty: payments.PaymentSource = { sourceType: 'card', cardId: '', cardCvv: '', tokenId: '', customerId: '' };
+function cardSourceOf(source: NewChargeSource): CardSourceInput {
+  const empty: CardSourceInput = { sourceType: 'card', cardId: '', cardCvv: '', tokenId: '' };
   switch (source.kind) {
     case 'token':
       return { ...empty, sourceType: 'token', tokenId: source.tokenId };
@@ -196,19 +184,22 @@ async function decide(
 }
 
 /**
- * Validates and claims the idempotency key; then, in a short transaction, loads the merchant and opens the card;
+ * Validates and claims the idempotency key; asks the customers service that the charge's customer, if it names
+ * one, is the caller's (not_found otherwise); then, in a short transaction, loads the merchant and opens the card;
  * asks antifraud and the providers with no transaction open; and stores the charge, its transaction requests
  * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
  * failed); only a card that fails before any provider is asked answers 402.
  */
-export async function createCharge(deps: ChargeDeps, request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<Charge> {
+export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { clientId: string }, idempotencyKey?: string): Promise<Charge> {
   const clientId = requireClientId(request.clientId);
   const input = parseNewCharge(request, deps.clock.now());
   const charge = await withIdempotency(
     deps.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: chargeCodec },
+    { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: deps.answers.charge },
     {
       prepare: async () => {
+        // The customer is the caller's, or nothing is stored and no provider is asked.
+        if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
         const opened = await withTransaction(deps.pool, async (tx) => {
           const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
           paymentProvidersOf(deps, merchant);

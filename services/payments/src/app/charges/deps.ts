@@ -1,13 +1,10 @@
-import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
+import type { Clock, IdempotencyCodec, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../config';
-import type { PaymentsDeps } from '../../deps';
-import { createProviderRegistry, type ProviderRegistry } from '../../providers/registry';
-import { createChargeStore, type ChargeStore } from '../../store/chargeStore';
-import { createCardStore } from '../../store/cardStore';
-import { createTokenStore } from '../../store/tokenStore';
-import { createMerchantDirectory } from '../merchants/merchantDirectory';
+import type { Charge } from '../../domain/charge';
+import type { ProviderRegistry } from '../../providers/registry';
+import type { ChargeStore } from '../../store/chargeStore';
+import type { CustomerDirectory } from '../customerDirectory';
 import type { CardSource, MerchantDirectory } from '../ports';
-import { createCardSource } from '../vault/cardSource';
 
 /** What the 3DS setup needs to know of the vault: that the card or token exists for this client. */
 export interface VaultLookup {
@@ -15,7 +12,24 @@ export interface VaultLookup {
   tokenUsable(db: Queryable, clientId: string, tokenId: string, now: Date): Promise<boolean>;
 }
 
-/** What the charge use cases work with. */
+/** What a 3DS2 setup answers. */
+export interface ThreeDSSetup {
+  id: string;
+  token: string;
+  collectUrl: string;
+  providerType: string;
+}
+
+/**
+ * How the idempotency record keeps each answer, so that a replay answers what the first call did. The transport
+ * decides (the gRPC layer keeps its wire messages) and service.ts hands them over.
+ */
+export interface ChargeAnswers {
+  charge: IdempotencyCodec<Charge>;
+  threeDSSetup: IdempotencyCodec<ThreeDSSetup>;
+}
+
+/** What the charge use cases work with; service.ts builds the real ones, tests may pass others. */
 export interface ChargeDeps {
   pool: Pool;
   log: Logger;
@@ -27,25 +41,8 @@ export interface ChargeDeps {
   providers: ProviderRegistry;
   cards: CardSource;
   merchants: MerchantDirectory;
+  /** Whether a customer a charge names is the caller's; the customers service owns them. */
+  customers: CustomerDirectory;
   vault: VaultLookup;
-}
-
-export function chargeDeps(deps: PaymentsDeps, overrides: Partial<Pick<ChargeDeps, 'providers'>> = {}): ChargeDeps {
-  const cards = createCardStore();
-  const tokens = createTokenStore();
-  return {
-    pool: deps.pool,
-    log: deps.log,
-    clock: deps.clock,
-    config: deps.config,
-    outbox: deps.outbox,
-    store: createChargeStore(),
-    providers: overrides.providers ?? createProviderRegistry({ publicUrl: deps.config.PUBLIC_URL }),
-    cards: createCardSource(deps),
-    merchants: createMerchantDirectory(deps),
-    vault: {
-      cardExists: async (db, clientId, cardId) => (await cards.findById(db, clientId, cardId)) !== null,
-      tokenUsable: async (db, clientId, tokenId, now) => (await tokens.findUsable(db, clientId, tokenId, now)) !== null,
-    },
-  };
+  answers: ChargeAnswers;
 }

@@ -1,6 +1,5 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { Charge } from '../../domain/charge';
-import { requireClientId } from '../../domain/merchant';
 import type { ChargeDeps } from './deps';
 
 export async function getCharge(deps: Pick<ChargeDeps, 'pool' | 'store'>, input: { clientId: string; id: string }): Promise<Charge> {

@@ -1,13 +1,12 @@
-import type { payments } from '@platform/contracts';
-import { pageMeta, toPage, type PageMeta } from '@platform/kit';
-import { parseChargeFilters, type Charge } from '../../domain/charge';
-import { requireClientId } from '../../domain/merchant';
+import { pageMeta, type PageInput, type PageMeta, requireClientId, toPage } from '@platform/kit';
+import { type Charge } from '../../domain/charge';
+import { parseChargeFilters, type ChargeFilterInput } from '../../domain/chargeFilters';
 import type { ChargeDeps } from './deps';
 
 /** The client's charges, newest first unless ASC is asked, each with its transaction requests. */
 export async function listCharges(
   deps: Pick<ChargeDeps, 'pool' | 'store'>,
-  request: payments.ListChargesRequest,
+  request: ChargeFilterInput & { clientId: string; page?: PageInput | undefined },
 ): Promise<{ items: Charge[]; meta: PageMeta }> {
   const clientId = requireClientId(request.clientId);
   const filters = parseChargeFilters(request);

@@ -1,6 +1,6 @@
-import type { payments } from '@platform/contracts';
 import { errors } from '@platform/kit';
-import { applyNotification, SANDBOX_TARGET_STATUSES, type Charge } from '../../domain/charge';
+import { type Charge } from '../../domain/charge';
+import { applyNotification, SANDBOX_TARGET_STATUSES } from '../../domain/chargeChanges';
 import type { ChargeStatus } from '../../domain/chargeStatus';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
@@ -11,7 +11,7 @@ export const SET_SANDBOX_STATUS_OPERATION = 'payments.charge.sandbox_status';
  * Moves a charge as its provider's notification would (a Pix paid, a boleto expired, a chargeback). The gateway
  * offers the route to sandbox clients only; here the target and the status table are checked.
  */
-export async function setSandboxChargeStatus(deps: ChargeDeps, request: payments.SetSandboxChargeStatusRequest, idempotencyKey?: string): Promise<Charge> {
+export async function setSandboxChargeStatus(deps: ChargeDeps, request: { clientId: string; id: string; status: string }, idempotencyKey?: string): Promise<Charge> {
   const status = (request.status ?? '').trim().toLowerCase();
   if (!(SANDBOX_TARGET_STATUSES as readonly string[]).includes(status)) {
     throw errors.validation('Invalid status', [{ field: 'status', message: `must be one of ${SANDBOX_TARGET_STATUSES.join(', ')}` }]);

@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { payments } from '@platform/contracts';
-import { errors, withIdempotency } from '@platform/kit';
-import { isUuid, requireClientId } from '../../domain/merchant';
+import { errors, isUuid, requireClientId, withIdempotency } from '@platform/kit';
 import { callWithTimeout } from '../../providers/call';
 import { SANDBOX_TYPE } from '../../providers/sandbox';
-import { threeDSSetupCodec, type ThreeDSSetup } from '../../grpc/chargeMessages';
 import type { ThreeDSSetupRow } from '../../store/chargeStore';
-import type { ChargeDeps } from './deps';
+import type { ChargeDeps, ThreeDSSetup } from './deps';
 
 export const SETUP_THREE_DS_OPERATION = 'payments.three_ds.setup';
 
@@ -14,7 +11,7 @@ export const SETUP_THREE_DS_OPERATION = 'payments.three_ds.setup';
  * Opens a 3DS2 device data collection for a saved card or a card token. No merchant is named, so the setup is
  * made with the SANDBOX provider, which simulates 3DS2; the token is not consumed (the charge will use it).
  */
-export async function setupThreeDS(deps: ChargeDeps, request: payments.SetupThreeDSRequest, idempotencyKey?: string): Promise<ThreeDSSetup> {
+export async function setupThreeDS(deps: ChargeDeps, request: { clientId: string; sourceType: string; cardId: string; tokenId: string }, idempotencyKey?: string): Promise<ThreeDSSetup> {
   const clientId = requireClientId(request.clientId);
   const rawType = (request.sourceType || 'card').trim().toLowerCase();
   const cardId = request.cardId.trim().toLowerCase();
@@ -25,7 +22,7 @@ export async function setupThreeDS(deps: ChargeDeps, request: payments.SetupThre
   const sourceType: 'card' | 'token' = rawType;
   if (sourceType === 'card' && !isUuid(cardId)) throw errors.validation('Invalid 3DS setup', [{ field: 'cardId', message: 'must be a UUID' }]);
   if (sourceType === 'token' && !isUuid(tokenId)) throw errors.validation('Invalid 3DS setup', [{ field: 'tokenId', message: 'must be a UUID' }]);
-  const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: threeDSSetupCodec };
+  const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: deps.answers.threeDSSetup };
   return withIdempotency(deps.pool, options, {
     prepare: async () => {
       const now = deps.clock.now();

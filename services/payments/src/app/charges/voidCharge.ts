@@ -1,9 +1,17 @@
-import type { payments } from '@platform/contracts';
-import { planVoid, type Charge } from '../../domain/charge';
+import { type Charge } from '../../domain/charge';
+import { planVoid } from '../../domain/chargeChanges';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
 
 export const VOID_CHARGE_OPERATION = 'payments.charge.void';
+
+export interface VoidChargeInput {
+  clientId: string;
+  id: string;
+  amount?: number | undefined;
+  /** How a refund is taken from the split receivers. */
+  splitRules?: Array<{ sellerId: string; amount?: number | undefined }> | undefined;
+}
 
 /**
  * Before capture, voids the authorization (an unpaid Pix or boleto is canceled); after capture, refunds `amount`
@@ -11,7 +19,7 @@ export const VOID_CHARGE_OPERATION = 'payments.charge.void';
  * being refunded, so concurrent refunds never return more than was captured; the table's check constraint is
  * the backstop.
  */
-export async function voidCharge(deps: ChargeDeps, request: payments.VoidChargeRequest, idempotencyKey?: string): Promise<Charge> {
+export async function voidCharge(deps: ChargeDeps, request: VoidChargeInput, idempotencyKey?: string): Promise<Charge> {
   const refundSplit = (request.splitRules ?? []).map((r) => ({ sellerId: r.sellerId, amount: r.amount ?? 0 }));
   return changeCharge(
     deps,

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { errors, isUniqueViolation, withIdempotency, type Queryable } from '@platform/kit';
+import { errors, type Queryable, requireClientId, withIdempotency } from '@platform/kit';
 import { assertRoutesUseProviders, parseFlowDefinition, type Flow, type FlowDefinition, type FlowInput } from '../../domain/flow';
-import { isPaymentProvider, requireClientId } from '../../domain/merchant';
-import { flowCodec } from '../../grpc/merchantMessages';
-import { FLOW_UNIQUE_CONSTRAINT } from '../../store/flowStore';
+import { isPaymentProvider } from '../../domain/merchant';
 import type { MerchantContext } from '../merchants/context';
-import { MERCHANT_EVENTS, recordFlowEvent } from '../merchants/events';
+import { MERCHANT_EVENTS, recordFlowEvent } from '../../events/merchantEvents';
 
 export const CREATE_FLOW_OPERATION = 'payments.flows.create';
-
-export function flowExists(paymentMethod: string) {
-  return errors.conflict(`This merchant already has a ${paymentMethod} flow`, 'flow_exists');
-}
 
 /**
  * Locks the merchant (so its providers cannot change under the check) and checks that every route names an
@@ -29,24 +23,18 @@ export async function createFlow(ctx: MerchantContext, command: FlowInput & { cl
   const definition = parseFlowDefinition(command);
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_FLOW_OPERATION, request: command, codec: flowCodec },
+    { clientId, key: idempotencyKey, operation: CREATE_FLOW_OPERATION, request: command, codec: ctx.answers.flow },
     async (tx) => {
       await checkRoutesOfMerchant(ctx, tx, clientId, command.merchantId, definition);
       const now = ctx.clock.now();
-      let flow: Flow;
-      try {
-        flow = await ctx.flows.insert(tx, {
-          id: randomUUID(),
-          clientId,
-          merchantId: command.merchantId.toLowerCase(),
-          ...definition,
-          createdAt: now,
-          updatedAt: now,
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, FLOW_UNIQUE_CONSTRAINT)) throw flowExists(definition.paymentMethod);
-        throw error;
-      }
+      const flow = await ctx.flows.insert(tx, {
+        id: randomUUID(),
+        clientId,
+        merchantId: command.merchantId.toLowerCase(),
+        ...definition,
+        createdAt: now,
+        updatedAt: now,
+      });
       await recordFlowEvent(tx, MERCHANT_EVENTS.flowCreated, flow, now);
       return flow;
     },

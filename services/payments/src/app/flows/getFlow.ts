@@ -1,6 +1,5 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { Flow } from '../../domain/flow';
-import { requireClientId } from '../../domain/merchant';
 import type { MerchantContext } from '../merchants/context';
 
 export async function getFlow(ctx: Pick<MerchantContext, 'pool' | 'flows'>, input: { clientId: string; id: string }): Promise<Flow> {

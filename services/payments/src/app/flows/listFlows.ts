@@ -1,6 +1,5 @@
-import { pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { type PageInput, pageMeta, type PageMeta, requireClientId, toPage } from '@platform/kit';
 import type { Flow } from '../../domain/flow';
-import { requireClientId } from '../../domain/merchant';
 import type { MerchantContext } from '../merchants/context';
 
 export async function listFlows(

@@ -1,10 +1,8 @@
-import { errors, isUniqueViolation, withTransaction } from '@platform/kit';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { parseFlowDefinition, type Flow, type FlowInput } from '../../domain/flow';
-import { requireClientId } from '../../domain/merchant';
-import { FLOW_UNIQUE_CONSTRAINT } from '../../store/flowStore';
 import type { MerchantContext } from '../merchants/context';
-import { MERCHANT_EVENTS, recordFlowEvent } from '../merchants/events';
-import { checkRoutesOfMerchant, flowExists } from './createFlow';
+import { MERCHANT_EVENTS, recordFlowEvent } from '../../events/merchantEvents';
+import { checkRoutesOfMerchant } from './createFlow';
 
 /** Replaces the flow wholly (name, payment method, rules, default route); it stays on its merchant. */
 export async function replaceFlow(ctx: MerchantContext, command: FlowInput & { clientId: string; id: string }): Promise<Flow> {
@@ -15,13 +13,7 @@ export async function replaceFlow(ctx: MerchantContext, command: FlowInput & { c
     if (!current) throw errors.notFound('Flow', command.id);
     await checkRoutesOfMerchant(ctx, tx, clientId, current.merchantId, definition);
     const now = ctx.clock.now();
-    let saved: Flow | null;
-    try {
-      saved = await ctx.flows.replace(tx, { ...current, ...definition, updatedAt: now });
-    } catch (error) {
-      if (isUniqueViolation(error, FLOW_UNIQUE_CONSTRAINT)) throw flowExists(definition.paymentMethod);
-      throw error;
-    }
+    const saved = await ctx.flows.replace(tx, { ...current, ...definition, updatedAt: now });
     if (!saved) throw errors.notFound('Flow', command.id);
     await recordFlowEvent(tx, MERCHANT_EVENTS.flowUpdated, saved, now);
     return saved;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { errors, withIdempotency } from '@platform/kit';
-import { parseNewMerchant, requireClientId, type CreateMerchantInput, type Merchant } from '../../domain/merchant';
-import { merchantCodec } from '../../grpc/merchantMessages';
+import { errors, requireClientId, withIdempotency } from '@platform/kit';
+import { parseNewMerchant, type CreateMerchantInput, type Merchant } from '../../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from './events';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
 
 export const CREATE_MERCHANT_OPERATION = 'payments.merchants.create';
 
@@ -21,7 +20,7 @@ export async function createMerchant(
   };
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: merchantCodec },
+    { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: ctx.answers.merchant },
     async (tx) => {
       const now = ctx.clock.now();
       const id = randomUUID();

@@ -1,11 +1,11 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { PaymentsDeps } from '../../deps';
-import { requireClientId } from '../../domain/merchant';
-import { createMerchantStore } from '../../store/merchantStore';
+import type { MerchantStore } from '../../store/merchantStore';
 import type { MerchantDirectory, RoutableProvider } from '../ports';
 
-export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'>): MerchantDirectory {
-  const merchants = createMerchantStore();
+/** The merchant as a charge needs it: its providers with their credentials opened, and its flow. */
+export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'> & { merchants: MerchantStore }): MerchantDirectory {
+  const { merchants } = deps;
   return {
     async loadForCharge(db, clientId, merchantId, paymentMethod) {
       const record = await merchants.findForCharge(db, requireClientId(clientId), merchantId, paymentMethod.trim().toLowerCase());

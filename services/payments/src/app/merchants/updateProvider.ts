@@ -1,13 +1,7 @@
-import { errors, isUniqueViolation, withTransaction } from '@platform/kit';
-import { isPaymentProvider, parseProviderChanges, requireClientId, type Provider } from '../../domain/merchant';
+import { errors, requireClientId, withTransaction } from '@platform/kit';
+import { isPaymentProvider, parseProviderChanges, priorityTaken, type Provider } from '../../domain/merchant';
 import type { MerchantContext } from './context';
-import { recordProviderUpdated } from './events';
-
-const PRIORITY_CONSTRAINT = 'providers_payment_priority';
-
-function priorityTaken(priority: number) {
-  return errors.conflict(`Another payment provider of this merchant already has priority ${priority}`, 'provider_priority_exists');
-}
+import { recordProviderUpdated } from '../../events/merchantEvents';
 
 export interface UpdateProviderInput {
   clientId: string;
@@ -49,13 +43,7 @@ export async function updateProvider(ctx: MerchantContext, input: UpdateProvider
       throw errors.businessRule('provider_in_flow', 'A provider named by a routing flow must stay a payment provider');
     }
     const sealed = changes.credentials ? ctx.vault.seal('provider-credentials', JSON.stringify(changes.credentials)) : undefined;
-    let saved: Provider | null;
-    try {
-      saved = await ctx.merchants.updateProvider(tx, next, sealed);
-    } catch (error) {
-      if (isUniqueViolation(error, PRIORITY_CONSTRAINT)) throw priorityTaken(next.priority);
-      throw error;
-    }
+    const saved = await ctx.merchants.updateProvider(tx, next, sealed);
     if (!saved) throw errors.notFound('Provider', input.id);
     await recordProviderUpdated(tx, saved, now);
     return saved;

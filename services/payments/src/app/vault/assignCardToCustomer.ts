@@ -1,6 +1,5 @@
-import { errors, withTransaction } from '@platform/kit';
+import { errors, isUuid, requireClientId, withTransaction } from '@platform/kit';
 import type { SavedCard } from '../../domain/card';
-import { isUuid, requireClientId } from '../../domain/merchant';
 import type { VaultContext } from './context';
 
 /** Links a saved card to a customer; the customers service owns the customer and asks for the link. */

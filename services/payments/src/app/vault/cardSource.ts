@@ -1,9 +1,9 @@
-import { errors, type Queryable } from '@platform/kit';
+import { errors, type Queryable, requireClientId } from '@platform/kit';
 import type { PaymentsDeps } from '../../deps';
 import { cvvValid, isExpired } from '../../domain/card';
-import { requireClientId } from '../../domain/merchant';
-import { createCardStore } from '../../store/cardStore';
-import { createTokenStore } from '../../store/tokenStore';
+import type { CardStore } from '../../store/cardStore';
+import type { TokenStore } from '../../store/tokenStore';
+import type { VaultLookup } from '../charges/deps';
 import type { CardData, CardSource } from '../ports';
 import { expiredCard, parseInlineCard } from './cardInput';
 
@@ -12,9 +12,8 @@ function required(field: string, message: string) {
 }
 
 /** Opens the card a charge pays with; nothing of an inline card is stored. */
-export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'>): CardSource {
-  const cards = createCardStore();
-  const tokens = createTokenStore();
+export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'> & { cards: CardStore; tokens: TokenStore }): CardSource {
+  const { cards, tokens } = deps;
 
   async function savedCard(tx: Queryable, clientId: string, cardId: string, cvv: string, now: Date): Promise<CardData> {
     const found = await cards.findSealed(tx, clientId, cardId);
@@ -84,5 +83,13 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'>): C
           throw required('sourceType', 'must be card or token for a card payment');
       }
     },
+  };
+}
+
+/** What the 3DS setup asks of the vault: whether a card or a usable token exists. */
+export function createVaultLookup(stores: { cards: CardStore; tokens: TokenStore }): VaultLookup {
+  return {
+    cardExists: async (db, clientId, cardId) => (await stores.cards.findById(db, clientId, cardId)) !== null,
+    tokenUsable: async (db, clientId, tokenId, now) => (await stores.tokens.findUsable(db, clientId, tokenId, now)) !== null,
   };
 }

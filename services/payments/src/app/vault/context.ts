@@ -1,15 +1,21 @@
+import type { IdempotencyCodec } from '@platform/kit';
 import type { PaymentsDeps } from '../../deps';
-import { createCardStore, type CardStore } from '../../store/cardStore';
-import { createMerchantStore, type MerchantStore } from '../../store/merchantStore';
-import { createTokenStore, type TokenStore } from '../../store/tokenStore';
+import type { SavedCard } from '../../domain/card';
+import type { CardStore } from '../../store/cardStore';
+import type { MerchantStore } from '../../store/merchantStore';
+import type { TokenStore } from '../../store/tokenStore';
+import type { IssuedToken } from './createToken';
 
-/** What the vault use cases work with: the service's dependencies and their stores. */
+/** How the idempotency record keeps a saved card or an issued token (the transport's choice, handed over by service.ts). */
+export interface VaultAnswers {
+  card: IdempotencyCodec<SavedCard>;
+  token: IdempotencyCodec<IssuedToken>;
+}
+
+/** What the vault use cases work with; service.ts builds the real ones. */
 export interface VaultContext extends PaymentsDeps {
   tokens: TokenStore;
   cards: CardStore;
   merchants: MerchantStore;
-}
-
-export function vaultContext(deps: PaymentsDeps): VaultContext {
-  return { ...deps, tokens: createTokenStore(), cards: createCardStore(), merchants: createMerchantStore() };
+  answers: VaultAnswers;
 }

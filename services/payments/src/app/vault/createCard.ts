@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueEvent, errors, withIdempotency } from '@platform/kit';
-import { isExpired, savedCardSummary, type SavedCard } from '../../domain/card';
-import { requireClientId } from '../../domain/merchant';
-import { cardCodec } from '../../grpc/vaultMessages';
+import { errors, requireClientId, withIdempotency } from '@platform/kit';
+import { isExpired, type SavedCard } from '../../domain/card';
+import { recordCardCreated } from '../../events/cardEvents';
 import { expiredCard } from './cardInput';
 import type { VaultContext } from './context';
 import { sandboxCvvVerified } from './cvvCheck';
 
 export const CREATE_CARD_OPERATION = 'payments.cards.create';
-export const CARD_CREATED = 'payments.card.created';
 
 export interface CreateCardInput {
   clientId: string;
@@ -27,7 +25,7 @@ export async function createCard(ctx: VaultContext, input: CreateCardInput, idem
   const merchantId = input.merchantId?.trim() ? input.merchantId.trim().toLowerCase() : null;
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_CARD_OPERATION, request: input, codec: cardCodec },
+    { clientId, key: idempotencyKey, operation: CREATE_CARD_OPERATION, request: input, codec: ctx.answers.card },
     async (tx) => {
       if (merchantId !== null && !(await ctx.merchants.findMerchant(tx, clientId, merchantId))) {
         throw errors.notFound('Merchant', merchantId);
@@ -58,7 +56,7 @@ export async function createCard(ctx: VaultContext, input: CreateCardInput, idem
         },
         token.panSealed,
       );
-      await enqueueEvent(tx, { type: CARD_CREATED, clientId, data: savedCardSummary(card), occurredAt: now });
+      await recordCardCreated(tx, card, now);
       return card;
     },
   );

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { payments } from '@platform/contracts';
-import { withIdempotency, type IdempotencyCodec } from '@platform/kit';
-import { requireClientId } from '../../domain/merchant';
+import { requireClientId, withIdempotency } from '@platform/kit';
 import { parseTokenCard, type CardInput } from './cardInput';
 import type { VaultContext } from './context';
 
@@ -12,14 +10,6 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
-const tokenCodec: IdempotencyCodec<IssuedToken> = {
-  encode: (token) => payments.CardToken.encode({ tokenId: token.id, expiresAt: token.expiresAt }).finish(),
-  decode: (bytes) => {
-    const message = payments.CardToken.decode(bytes);
-    return { id: message.tokenId, expiresAt: message.expiresAt ?? new Date(0) };
-  },
-};
-
 /** Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. */
 export async function createToken(ctx: VaultContext, input: { clientId: string; card?: Partial<CardInput> }, idempotencyKey?: string): Promise<IssuedToken> {
   const clientId = requireClientId(input.clientId);
@@ -29,7 +19,7 @@ export async function createToken(ctx: VaultContext, input: { clientId: string; 
   const request = {
     card: ctx.vault.fingerprint(`token-request:${JSON.stringify([card.number, card.cvv, card.expirationMonth, card.expirationYear, card.holderName])}`),
   };
-  return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: tokenCodec }, async (tx) => {
+  return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: ctx.answers.token }, async (tx) => {
     const token = {
       id: randomUUID(),
       clientId,

@@ -1,6 +1,5 @@
-import { errors } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { SavedCard } from '../../domain/card';
-import { requireClientId } from '../../domain/merchant';
 import type { VaultContext } from './context';
 
 export async function getCard(ctx: Pick<VaultContext, 'pool' | 'cards'>, input: { clientId: string; id: string }): Promise<SavedCard> {

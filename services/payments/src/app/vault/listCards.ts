@@ -1,6 +1,5 @@
-import { pageMeta, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { type PageInput, pageMeta, type PageMeta, requireClientId, toPage } from '@platform/kit';
 import type { SavedCard } from '../../domain/card';
-import { requireClientId } from '../../domain/merchant';
 import type { CardFilters } from '../../store/cardStore';
 import type { VaultContext } from './context';
 

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { toChargeJson, type ChargeJson } from '@platform/api-model';
+import { enqueueEvent, type DomainEvent, type Queryable } from '@platform/kit';
+import type { Charge } from '../domain/charge';
+import { sentCharge } from '../grpc/chargeMessages';
+
+/** `payments.charge.<status>`: the subject names the status the charge has after the change. */
+export function chargeEventType(charge: Pick<Charge, 'status'>): string {
+  return `payments.charge.${charge.status}`;
+}
+
+/** The charge as the REST API shows it: the same mapper makes the answer and the event's data. */
+export function chargeEventData(charge: Charge): ChargeJson {
+  return toChargeJson(sentCharge(charge));
+}
+
+/** Writes the event in the transaction of the change, with the whole charge as it is after the change. */
+export async function recordChargeEvent(tx: Queryable, charge: Charge, occurredAt: Date): Promise<void> {
+  await enqueueEvent(tx, { type: chargeEventType(charge), clientId: charge.clientId, data: chargeEventData(charge), occurredAt });
+}
+
+/** The same event as an envelope, for a store that writes it in the statement of the change (a new charge). */
+export function chargeEvent(charge: Charge, occurredAt: Date): DomainEvent {
+  return {
+    id: randomUUID(),
+    type: chargeEventType(charge),
+    occurredAt: occurredAt.toISOString(),
+    clientId: charge.clientId,
+    data: chargeEventData(charge),
+  };
+}

@@ -1,0 +1,27 @@
+import { errors } from '@platform/kit';
+import type { CustomerDirectory } from '../../src/app/customerDirectory';
+
+/**
+ * The customers service as payments sees it, in memory. `strict`: only the customers added here exist, each for
+ * its client. Otherwise (suites that are not about customers) every customer not added for another client exists.
+ */
+export class FakeCustomers implements CustomerDirectory {
+  private readonly owners = new Map<string, string>();
+  /** Every question asked, in order. */
+  readonly asked: Array<{ clientId: string; customerId: string }> = [];
+
+  constructor(private readonly options: { strict: boolean }) {}
+
+  add(clientId: string, customerId: string): string {
+    this.owners.set(customerId, clientId);
+    return customerId;
+  }
+
+  async requireCustomer(clientId: string, customerId: string): Promise<void> {
+    this.asked.push({ clientId, customerId });
+    const owner = this.owners.get(customerId);
+    if (owner === clientId) return;
+    if (owner === undefined && !this.options.strict) return;
+    throw errors.notFound('Customer');
+  }
+}

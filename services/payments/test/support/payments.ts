@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { payments } from '@platform/contracts';
+import { createPromiseClient, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { ManualClock, startServiceForTest } from '@platform/testkit';
+import { createMerchantDirectory } from '../../src/app/merchants/merchantDirectory';
+import type { CardSource, MerchantDirectory } from '../../src/app/ports';
+import { createCardSource } from '../../src/app/vault/cardSource';
+import { paymentsConfig } from '../../src/config';
+import type { PaymentsDeps } from '../../src/deps';
+import { definePaymentsService } from '../../src/service';
+import { FakeCustomers } from './customers';
+import { createCardStore } from '../../src/store/cardStore';
+import { createMerchantStore } from '../../src/store/merchantStore';
+import { createTokenStore } from '../../src/store/tokenStore';
+import { Vault } from '../../src/vault/crypto';
+
+export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
+
+export interface RunningPayments {
+  service: RunningService;
+  client: PaymentsClient;
+  /** The service's own pool, for reading its tables. */
+  pool: Pool;
+  clock: ManualClock;
+  /** The customers directory the service asks. */
+  customers: FakeCustomers;
+  /** Dependencies equal to the service's (same keys, pool and clock), for calling the ports directly. */
+  deps: PaymentsDeps;
+  stop(): Promise<void>;
+}
+
+/** The real service in-process on a free port, on a fresh database, called through the generated client. */
+export async function startPayments(options: { customers?: FakeCustomers } = {}): Promise<RunningPayments> {
+  const clock = new ManualClock();
+  const customers = options.customers ?? new FakeCustomers({ strict: false });
+  const env = {
+    CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
+    CUSTOMERS_GRPC_URL: '127.0.0.1:1',
+  };
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers }), { env });
+  const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, address);
+  const config = paymentsConfig.parse(env);
+  const deps: PaymentsDeps = {
+    pool: service.runtime.pool,
+    log: service.runtime.log,
+    config,
+    clock,
+    outbox: { kick: () => undefined },
+    vault: new Vault(config.CARD_ENCRYPTION_KEY, config.CARD_FINGERPRINT_KEY),
+  };
+  return {
+    service,
+    client,
+    pool: service.runtime.pool,
+    clock,
+    customers,
+    deps,
+    stop: async () => {
+      client.close();
+      await service.stop();
+    },
+  };
+}
+
+/** The merchant directory the charges use, on the service's keys and the real store. */
+export function merchantDirectoryOf(running: RunningPayments): MerchantDirectory {
+  return createMerchantDirectory({ vault: running.deps.vault, merchants: createMerchantStore() });
+}
+
+/** The card source the charges use, on the service's keys, clock and the real stores. */
+export function cardSourceOf(running: RunningPayments): CardSource {
+  return createCardSource({ vault: running.deps.vault, clock: running.clock, cards: createCardStore(), tokens: createTokenStore() });
+}
+
+export * from './fixtures';
