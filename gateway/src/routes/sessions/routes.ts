@@ -1,0 +1,150 @@
+import { toChargeJson, toLinkSettingsJson } from '@platform/api-model';
+import { AppError } from '@platform/kit';
+import type { GatewayClients } from '../../clients';
+import type { SessionKeyChecker } from '../../http/auth';
+import { toList } from '../../http/pagination';
+import { defineRoute, type RouteDefinition } from '../../http/route';
+import { ChargeSchema } from '../charges/schemas';
+import { toChargeSessionRequest, toCreateSessionRequest, toListSessionsRequest, toSessionHistoryItemJson, toSessionJson } from './mapping';
+import {
+  CanceledSessionSchema,
+  ChargeSessionBody,
+  CreateSessionBody,
+  ListSessionsQuery,
+  SessionHistorySchema,
+  SessionLinkSchema,
+  SessionListSchema,
+  SessionParams,
+  SessionSchema,
+  SessionStateSchema,
+  UpdateSessionBody,
+} from './schemas';
+
+const tags = ['Sessions (payment links)'];
+
+/** The sessions service answers whether a key is a session's public key. */
+export function sessionKeyChecker({ sessions }: Pick<GatewayClients, 'sessions'>): SessionKeyChecker {
+  return {
+    check: async ({ clientId, sessionId, key }, meta) => (await sessions.authenticateSessionKey({ clientId, sessionId, key }, meta)).valid,
+  };
+}
+
+export function sessionsRoutes({
+  sessions,
+  settings,
+  publicUrl,
+}: Pick<GatewayClients, 'sessions' | 'settings'> & { publicUrl: string }): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/sessions',
+      summary: 'Create a session (payment link)',
+      description: 'Without maxPayments the session is paid once (1:1). Pix or boleto with a finite maxPayments above 1: 422 pix_boleto_multiple_payments_not_allowed.',
+      tags,
+      resource: 'sessions',
+      body: CreateSessionBody,
+      response: { status: 201, description: 'The session, with its publicKey and paymentLink', schema: SessionSchema },
+      errors: [404, 422],
+      handler: async ({ client, body, call }) => toSessionJson(await sessions.createSession(toCreateSessionRequest(client.clientId, body), call), publicUrl),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/sessions',
+      summary: 'List sessions, newest first',
+      tags,
+      resource: 'sessions',
+      query: ListSessionsQuery,
+      response: { status: 200, description: 'A page of sessions', schema: SessionListSchema },
+      handler: async ({ client, query, call }) => {
+        const page = await sessions.listSessions(toListSessionsRequest(client.clientId, query), call);
+        return toList(
+          page.items.map((s) => toSessionJson(s, publicUrl)),
+          page.meta,
+        );
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/sessions/{id}',
+      summary: 'Get a session with its aggregate state',
+      tags,
+      resource: 'sessions',
+      params: SessionParams,
+      response: { status: 200, description: 'The session', schema: SessionSchema },
+      handler: async ({ client, params, call }) => toSessionJson(await sessions.getSession({ clientId: client.clientId, id: params.id }, call), publicUrl),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/v1/sessions/{id}',
+      summary: 'Activate or deactivate a session, move its due date or its maximum of payments',
+      tags,
+      resource: 'sessions',
+      params: SessionParams,
+      body: UpdateSessionBody,
+      response: { status: 200, description: 'The session state', schema: SessionStateSchema },
+      errors: [422],
+      handler: async ({ client, params, body, call }) => {
+        const updated = await sessions.updateSession(
+          { clientId: client.clientId, id: params.id, isActive: body.isActive, dueDate: body.dueDate, maxPayments: body.maxPayments },
+          call,
+        );
+        return { id: updated.id, isActive: updated.isActive };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/sessions/{id}/cancel',
+      summary: 'Cancel a session',
+      tags,
+      resource: 'sessions',
+      params: SessionParams,
+      response: { status: 201, description: 'The canceled session', schema: CanceledSessionSchema },
+      errors: [422],
+      handler: async ({ client, params, call }) => {
+        const canceled = await sessions.cancelSession({ clientId: client.clientId, id: params.id }, call);
+        return { id: canceled.id, status: canceled.status };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/v1/sessions/{id}/charge',
+      summary: "Pay a session (the buyer's charge)",
+      description: 'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods.',
+      tags,
+      resource: 'sessionKey',
+      params: SessionParams,
+      body: ChargeSessionBody,
+      response: { status: 201, description: 'The charge', schema: ChargeSchema },
+      errors: [402, 422],
+      handler: async ({ client, params, body, call }) => toChargeJson(await sessions.chargeSession(toChargeSessionRequest(client.clientId, params.id, body), call)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/sessions/{id}/history',
+      summary: "A session's history, newest first",
+      tags,
+      resource: 'sessions',
+      params: SessionParams,
+      response: { status: 200, description: 'The history items', schema: SessionHistorySchema },
+      handler: async ({ client, params, call }) =>
+        (await sessions.getSessionHistory({ clientId: client.clientId, id: params.id }, call)).items.map(toSessionHistoryItemJson),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/v1/sessions/{id}/link',
+      summary: 'A session with the payment-link settings of its merchant (the client default when it has none)',
+      tags,
+      resource: 'sessions',
+      params: SessionParams,
+      response: { status: 200, description: 'The session and its link settings', schema: SessionLinkSchema },
+      handler: async ({ client, params, call }) => {
+        const session = await sessions.getSession({ clientId: client.clientId, id: params.id }, call);
+        const linkSettings = await settings.getLinkSettings({ clientId: client.clientId, merchantId: session.merchantId }, call).catch((error: unknown) => {
+          if (error instanceof AppError && error.kind === 'not_found') return undefined;
+          throw error;
+        });
+        return { session: toSessionJson(session, publicUrl), settings: linkSettings ? { ...toLinkSettingsJson(linkSettings, publicUrl) } : null };
+      },
+    }),
+  ];
+}

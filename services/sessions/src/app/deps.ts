@@ -1,0 +1,26 @@
+import type { payments } from '@platform/contracts';
+import type { Clock, Logger, Pool } from '@platform/kit';
+import type { FeeRule } from '../domain/session';
+import type { SessionStore } from '../store/sessionStore';
+
+/** What sessions needs from payments: the merchant's platform fee, and the charge of a session. */
+export interface PaymentsPort {
+  /** Fails not_found when the merchant is not the client's. */
+  platformFee(clientId: string, merchantId: string): Promise<{ enabled: boolean; rules: FeeRule[] }>;
+  createCharge(request: payments.CreateChargeRequest): Promise<payments.Charge>;
+}
+
+export interface SessionDeps {
+  pool: Pool;
+  store: SessionStore;
+  clock: Clock;
+  log: Logger;
+  payments: PaymentsPort;
+  keySecret: Buffer;
+  publicUrl: string;
+  /** Told after a change commits, so its event is relayed now rather than at the next poll. */
+  outbox?: { kick(): void };
+}
+
+/** The job that disables a session when its due date passes. */
+export const DUE_DATE_JOB = 'sessions.expire_by_due_date';

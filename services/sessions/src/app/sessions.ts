@@ -1,0 +1,345 @@
+import { randomUUID } from 'node:crypto';
+import type { payments } from '@platform/contracts';
+import { AppError, cancelJobs, errors, isUuid, scheduleJob, toPage, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
+import {
+  canceledEntry,
+  createdEntry,
+  expiredByDueDateEntry,
+  expiredByMaxPaymentsEntry,
+  paymentEntry,
+  updatedEntry,
+  type ChargeResponse,
+  type HistoryEntry,
+} from '../domain/history';
+import { hashPublicKey, publicKeyMatches, sessionPublicKey } from '../domain/publicKey';
+import {
+  allowedMethod,
+  applyUpdate,
+  checkPlatformFee,
+  newSession,
+  nextStatus,
+  refusalOf,
+  requireClientId,
+  UNLIMITED,
+  type NewSessionInput,
+  type Session,
+  type SessionUpdate,
+} from '../domain/session';
+import { recordSessionEvent, SESSION_EVENTS, type SessionEventType } from '../events/sessionEvents';
+import { toPaymentMethodMessage, toSplitRuleMessage } from '../grpc/sessionMessage';
+import type { Counters, HistoryRecord, SessionFilters } from '../store/sessionStore';
+import { DUE_DATE_JOB, type SessionDeps } from './deps';
+
+export interface SessionView {
+  session: Session;
+  publicKey: string;
+}
+
+function view(deps: SessionDeps, session: Session): SessionView {
+  return { session, publicKey: sessionPublicKey(deps.keySecret, session.id) };
+}
+
+async function addHistory(deps: SessionDeps, tx: Queryable, session: Session, entry: HistoryEntry, at: Date): Promise<boolean> {
+  const record: HistoryRecord = {
+    id: randomUUID(),
+    sessionId: session.id,
+    clientId: session.clientId,
+    merchantId: session.merchantId,
+    status: entry.status,
+    action: entry.action,
+    actions: entry.actions,
+    diff: entry.diff,
+    dedupeKey: entry.dedupeKey,
+    createdAt: at,
+  };
+  return deps.store.addHistory(tx, record);
+}
+
+async function emit(deps: SessionDeps, tx: Queryable, type: SessionEventType, session: Session, at: Date): Promise<void> {
+  await recordSessionEvent(tx, type, session, { publicKey: sessionPublicKey(deps.keySecret, session.id), publicUrl: deps.publicUrl }, at);
+}
+
+async function scheduleDueDate(tx: Queryable, session: Session): Promise<void> {
+  await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: session.id });
+  if (session.dueDate) {
+    await scheduleJob(tx, { kind: DUE_DATE_JOB, runAt: session.dueDate, dedupeKey: session.id, payload: { clientId: session.clientId, sessionId: session.id } });
+  }
+}
+
+async function load(deps: SessionDeps, db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Session> {
+  const session = await deps.store.findById(db, clientId, id, { forUpdate });
+  if (!session) throw errors.notFound('Session', id);
+  return session;
+}
+
+export async function createSession(deps: SessionDeps, input: Omit<NewSessionInput, 'id'>): Promise<SessionView> {
+  const clientId = requireClientId(input.clientId);
+  const now = deps.clock.now();
+  const session = newSession({ ...input, clientId, id: randomUUID() }, now);
+  // Also proves the merchant is the client's (not_found otherwise).
+  const fee = await deps.payments.platformFee(clientId, session.merchantId);
+  checkPlatformFee(session, fee);
+  const publicKey = sessionPublicKey(deps.keySecret, session.id);
+  await withTransaction(deps.pool, async (tx) => {
+    await deps.store.insert(tx, session, hashPublicKey(publicKey));
+    await addHistory(deps, tx, session, createdEntry(session), now);
+    await scheduleDueDate(tx, session);
+    await emit(deps, tx, SESSION_EVENTS.created, session, now);
+  });
+  deps.outbox?.kick();
+  return { session, publicKey };
+}
+
+export async function getSession(deps: SessionDeps, input: { clientId: string; id: string }): Promise<SessionView> {
+  return view(deps, await load(deps, deps.pool, requireClientId(input.clientId), input.id));
+}
+
+export async function listSessions(
+  deps: SessionDeps,
+  input: { clientId: string; page?: PageInput; filters: SessionFilters },
+): Promise<{ items: SessionView[]; meta: PageMeta }> {
+  const clientId = requireClientId(input.clientId);
+  const page = toPage(input.page);
+  const { items, total } = await deps.store.list(deps.pool, clientId, input.filters, page);
+  return { items: items.map((s) => view(deps, s)), meta: pageMeta(page, items.length, total) };
+}
+
+export async function updateSession(deps: SessionDeps, input: { clientId: string; id: string; update: SessionUpdate }): Promise<SessionView> {
+  const clientId = requireClientId(input.clientId);
+  const now = deps.clock.now();
+  const updated = await withTransaction(deps.pool, async (tx) => {
+    const session = await load(deps, tx, clientId, input.id, true);
+    const { next, changes } = applyUpdate(session, input.update, now);
+    if (Object.keys(changes).length === 0) return session;
+    await deps.store.update(tx, next);
+    await addHistory(deps, tx, next, updatedEntry(next, changes), now);
+    if (changes.dueDate) await scheduleDueDate(tx, next);
+    await emit(deps, tx, SESSION_EVENTS.updated, next, now);
+    return next;
+  });
+  deps.outbox?.kick();
+  return view(deps, updated);
+}
+
+export async function cancelSession(deps: SessionDeps, input: { clientId: string; id: string }): Promise<SessionView> {
+  const clientId = requireClientId(input.clientId);
+  const now = deps.clock.now();
+  const canceled = await withTransaction(deps.pool, async (tx) => {
+    const session = await load(deps, tx, clientId, input.id, true);
+    const status = nextStatus(session.status, 'cancel');
+    if (!status) throw errors.businessRule('session_not_cancelable', `A ${session.status} session cannot be canceled`);
+    const next: Session = { ...session, status, isActive: false, updatedAt: now };
+    await deps.store.update(tx, next);
+    await addHistory(deps, tx, next, canceledEntry(session), now);
+    await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: session.id });
+    await emit(deps, tx, SESSION_EVENTS.canceled, next, now);
+    return next;
+  });
+  deps.outbox?.kick();
+  return view(deps, canceled);
+}
+
+export async function sessionHistory(deps: SessionDeps, input: { clientId: string; id: string }): Promise<HistoryRecord[]> {
+  const clientId = requireClientId(input.clientId);
+  await load(deps, deps.pool, clientId, input.id);
+  return deps.store.history(deps.pool, clientId, input.id);
+}
+
+export async function authenticateSessionKey(deps: SessionDeps, input: { clientId: string; sessionId: string; key: string }): Promise<boolean> {
+  if (!isUuid(input.clientId)) return false;
+  const hash = await deps.store.publicKeyHash(deps.pool, input.clientId, input.sessionId);
+  return hash !== null && publicKeyMatches(hash, input.key);
+}
+
+function withCounters(session: Session, counters: Counters): Session {
+  return { ...session, paymentCount: counters.paymentCount, pendingCount: counters.pendingCount, isActive: counters.isActive };
+}
+
+function responseOf(charge: { id: string; status: string; amount: number; paymentMethod?: { paymentType: string } }): ChargeResponse {
+  return { chargeId: charge.id, status: charge.status, amount: charge.amount, paymentType: charge.paymentMethod?.paymentType ?? '' };
+}
+
+/**
+ * A pending place became a payment: counts it, closes a 1:1 session (`paid`) and disables a 1:N session that reached
+ * its maximum (`sessionExpiredByMaxPayments`).
+ */
+async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, response: ChargeResponse, now: Date): Promise<void> {
+  const counters = await deps.store.settlePlace(tx, before.clientId, before.id, 'paid', now);
+  let after = withCounters({ ...before, updatedAt: now }, counters);
+  if (before.maxPayments === null) {
+    after = { ...after, status: nextStatus(before.status, 'pay') ?? before.status };
+    await deps.store.update(tx, after);
+  }
+  const recorded = await addHistory(deps, tx, after, paymentEntry('paymentSucceeded', before, after, response), now);
+  if (!recorded) return;
+  if (before.maxPayments === null) {
+    await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: before.id });
+    await emit(deps, tx, SESSION_EVENTS.paid, after, now);
+    return;
+  }
+  await emit(deps, tx, SESSION_EVENTS.updated, after, now);
+  if (after.maxPayments !== UNLIMITED && after.maxPayments !== null && after.paymentCount >= after.maxPayments && after.isActive) {
+    const disabled: Session = { ...after, isActive: false };
+    await deps.store.update(tx, disabled);
+    await addHistory(deps, tx, disabled, expiredByMaxPaymentsEntry(disabled), now);
+    await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: before.id });
+    await emit(deps, tx, SESSION_EVENTS.disabled, disabled, now);
+  }
+}
+
+/** A pending place given back: the charge failed, expired or was voided before it was paid. */
+async function settleReleased(
+  deps: SessionDeps,
+  tx: Queryable,
+  before: Session,
+  response: ChargeResponse,
+  kind: 'paymentExpired' | 'paymentFailed',
+  now: Date,
+): Promise<void> {
+  const counters = await deps.store.settlePlace(tx, before.clientId, before.id, 'released', now);
+  const after = withCounters({ ...before, updatedAt: now }, counters);
+  await addHistory(deps, tx, after, paymentEntry(kind, before, after, response), now);
+}
+
+/** The session's settings of a method, with what the buyer set (proto3 zero values mean "not given") on top. */
+function buyerMethod(session: payments.PaymentMethod, buyer: payments.PaymentMethod | undefined): payments.PaymentMethod {
+  if (!buyer) return session;
+  return {
+    ...session,
+    installments: buyer.installments || session.installments,
+    recurrence: buyer.recurrence || session.recurrence,
+    expiresIn: buyer.expiresIn || session.expiresIn,
+    expiresDate: buyer.expiresDate || session.expiresDate,
+    instructions: buyer.instructions || session.instructions,
+    interest: buyer.interest ?? session.interest,
+    fine: buyer.fine ?? session.fine,
+  };
+}
+
+const PAID_STATUSES = new Set(['authorized', 'pre_authorized']);
+const RELEASED_STATUSES = new Set(['failed', 'canceled', 'voided', 'expired']);
+
+export interface ChargeSessionInput {
+  clientId: string;
+  id: string;
+  customerId: string;
+  paymentMethod?: payments.PaymentMethod;
+  paymentSource?: payments.PaymentSource;
+  fraudAnalysis?: Record<string, unknown>;
+}
+
+/**
+ * A buyer pays the session. A place is reserved by one conditional statement before payments is asked (so many
+ * buyers at once never overshoot `maxPayments`), then settled from the charge's answer: authorized → paid; pending
+ * (Pix, boleto) → kept until the charge's events settle it; failed or an error → given back.
+ */
+export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput): Promise<payments.Charge> {
+  const clientId = requireClientId(input.clientId);
+  const session = await load(deps, deps.pool, clientId, input.id);
+  const method = allowedMethod(session, input.paymentMethod?.paymentType ?? '');
+  if (!input.paymentSource) throw errors.validation('paymentSource is required', [{ field: 'paymentSource', message: 'is required' }]);
+
+  const reserved = await deps.store.reservePlace(deps.pool, clientId, session.id, deps.clock.now());
+  if (!reserved) {
+    const fresh = await load(deps, deps.pool, clientId, session.id);
+    const refusal = refusalOf(fresh, deps.clock.now()) ?? { code: 'session_disabled', message: 'The session takes no more payments' };
+    throw errors.businessRule(refusal.code, refusal.message);
+  }
+  const before = withCounters(session, reserved);
+
+  let charge: payments.Charge;
+  try {
+    charge = await deps.payments.createCharge({
+      clientId,
+      merchantId: session.merchantId,
+      amount: session.amount,
+      currency: session.currency,
+      orderId: session.orderId,
+      statementDescriptor: session.statementDescriptor,
+      description: session.name,
+      capture: session.capture ?? undefined,
+      customerId: input.customerId,
+      // The session's settings of that method (Pix expiry, boleto due date) with the buyer's choices on top.
+      paymentMethod: buyerMethod(toPaymentMethodMessage(method), input.paymentMethod),
+      paymentSource: input.paymentSource,
+      splitRules: session.splitRules.map(toSplitRuleMessage),
+      fraudAnalysis: input.fraudAnalysis,
+      sessionId: session.id,
+    });
+  } catch (error) {
+    const now = deps.clock.now();
+    await withTransaction(deps.pool, async (tx) => {
+      const current = (await deps.store.findById(tx, clientId, session.id, { forUpdate: true })) ?? before;
+      const failure = error instanceof AppError ? error : undefined;
+      await settleReleased(deps, tx, current, { chargeId: '', status: failure?.declinedCode ? 'declined' : 'error', amount: session.amount, paymentType: method.paymentType }, 'paymentFailed', now);
+    });
+    throw error;
+  }
+
+  const now = deps.clock.now();
+  const response = responseOf(charge);
+  await withTransaction(deps.pool, async (tx) => {
+    const current = (await deps.store.findById(tx, clientId, session.id, { forUpdate: true })) ?? before;
+    if (PAID_STATUSES.has(charge.status)) {
+      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'paid' }, now);
+      await settlePaid(deps, tx, current, response, now);
+    } else if (charge.status === 'pending') {
+      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'pending' }, now);
+      await addHistory(deps, tx, current, paymentEntry('paymentPending', current, current, response), now);
+    } else {
+      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'released' }, now);
+      await settleReleased(deps, tx, current, response, 'paymentFailed', now);
+    }
+  });
+  deps.outbox?.kick();
+  return charge;
+}
+
+/** The part of a `payments.charge.*` event's data sessions reads. */
+export interface ChargeEventData {
+  id: string;
+  sessionId: string | null;
+  status: string;
+  amount: number;
+  paymentMethod: { paymentType: string } | null;
+}
+
+/**
+ * A later outcome of a session's charge (Pix or boleto paid, expired, failed, voided), applied once: the charge's
+ * row moves from `pending` in the same statement that decides it, so a replay or the synchronous path that already
+ * settled it changes nothing.
+ */
+export async function applyChargeEvent(deps: SessionDeps, tx: Queryable, clientId: string, data: ChargeEventData): Promise<void> {
+  if (!data.sessionId) return;
+  const link = await deps.store.findChargeSession(tx, clientId, data.id);
+  if (!link || link.state !== 'pending') return;
+  const now = deps.clock.now();
+  const response = responseOf({ id: data.id, status: data.status, amount: data.amount, paymentMethod: data.paymentMethod ?? undefined });
+  if (PAID_STATUSES.has(data.status)) {
+    if (!(await deps.store.moveCharge(tx, clientId, data.id, 'pending', 'paid', now))) return;
+    const session = await load(deps, tx, clientId, link.sessionId, true);
+    await settlePaid(deps, tx, session, response, now);
+  } else if (RELEASED_STATUSES.has(data.status)) {
+    if (!(await deps.store.moveCharge(tx, clientId, data.id, 'pending', 'released', now))) return;
+    const session = await load(deps, tx, clientId, link.sessionId, true);
+    await settleReleased(deps, tx, session, response, 'paymentExpired', now);
+  }
+}
+
+/** The due-date job: disables the session if it still takes payments, with `sessionExpiredByDueDate`. */
+export async function expireByDueDate(deps: SessionDeps, payload: { clientId: string; sessionId: string }): Promise<{ rescheduleAt: Date } | undefined> {
+  const early = await withTransaction(deps.pool, async (tx): Promise<Date | undefined> => {
+    const session = await deps.store.findById(tx, payload.clientId, payload.sessionId, { forUpdate: true });
+    if (!session || !session.dueDate || session.status !== 'created' || !session.isActive) return undefined;
+    const now = deps.clock.now();
+    // Run before the due time by this process's clock: run again then.
+    if (session.dueDate.getTime() > now.getTime()) return session.dueDate;
+    const disabled: Session = { ...session, isActive: false, updatedAt: now };
+    await deps.store.update(tx, disabled);
+    await addHistory(deps, tx, disabled, expiredByDueDateEntry(disabled), now);
+    await emit(deps, tx, SESSION_EVENTS.disabled, disabled, now);
+    return undefined;
+  });
+  deps.outbox?.kick();
+  return early ? { rescheduleAt: early } : undefined;
+}

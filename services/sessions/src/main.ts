@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { sessionsService } from './service';
+
+runService(sessionsService);

@@ -1,0 +1,107 @@
+import { type AppError } from '@platform/kit';
+import { mainAction, paymentEntry } from '../../src/domain/history';
+import { hashPublicKey, publicKeyMatches, sessionPublicKey } from '../../src/domain/publicKey';
+import { applyUpdate, checkPlatformFee, multiplePaymentsOf, newSession, nextStatus, refusalOf, STATUS_TABLE, type NewSessionInput, type Session } from '../../src/domain/session';
+
+const now = new Date('2026-05-01T10:00:00.000Z');
+const base: NewSessionInput = {
+  id: '0f3e8a2c-71f4-4b1e-9b55-3c0c2d7e9a41',
+  clientId: '7bd83048-0bc4-4e53-8d54-b50d167929d7',
+  merchantId: 'b7e4c0a2-5d3f-4b8e-9f21-6a1c0d2e3f45',
+  name: 'Mugs',
+  orderId: '',
+  currency: 'BRL',
+  paymentMethods: [{ paymentType: 'credit' }],
+  items: [{ name: ' Mug ', unitPrice: 1000, quantity: 3, description: '' }],
+  splitRules: [],
+  statementDescriptor: '',
+};
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return (error as AppError).businessCode ?? (error as AppError).kind;
+  }
+  return undefined;
+}
+
+describe('session status table', () => {
+  it('pays and cancels only a created session; a paid one can only be voided', () => {
+    expect(nextStatus('created', 'pay')).toBe('paid');
+    expect(nextStatus('created', 'cancel')).toBe('canceled');
+    expect(nextStatus('paid', 'cancel')).toBeNull();
+    expect(nextStatus('paid', 'void')).toBe('voided');
+    expect(nextStatus('canceled', 'pay')).toBeNull();
+    expect(Object.keys(STATUS_TABLE)).toEqual(['created', 'paid', 'canceled', 'voided']);
+  });
+});
+
+describe('session rules', () => {
+  it('totals the items and starts 1:1 and enabled', () => {
+    const session = newSession(base, now);
+    expect(session).toMatchObject({ amount: 3000, maxPayments: null, status: 'created', isActive: true, items: [{ name: 'Mug' }] });
+    expect(multiplePaymentsOf(session)).toEqual({ allow: false, maxPayments: 1, paymentCount: 0, pendingCount: 0, status: 'enabled' });
+  });
+
+  it('refuses an amount other than the items total, a past due date, and a bad maxPayments', () => {
+    expect(codeOf(() => newSession({ ...base, amount: 2999 }, now))).toBe('validation');
+    expect(codeOf(() => newSession({ ...base, dueDate: new Date(now.getTime() - 1) }, now))).toBe('validation');
+    expect(codeOf(() => newSession({ ...base, maxPayments: 0 }, now))).toBe('validation');
+    expect(codeOf(() => newSession({ ...base, maxPayments: 100_000 }, now))).toBe('validation');
+  });
+
+  it.each(['pix', 'boleto'] as const)('refuses %s with a finite maxPayments above 1, accepts it unlimited or 1:1', (paymentType) => {
+    const methods = [{ paymentType }];
+    expect(codeOf(() => newSession({ ...base, paymentMethods: methods, maxPayments: 2 }, now))).toBe('pix_boleto_multiple_payments_not_allowed');
+    expect(newSession({ ...base, paymentMethods: methods, maxPayments: -1 }, now).maxPayments).toBe(-1);
+    expect(newSession({ ...base, paymentMethods: methods }, now).maxPayments).toBeNull();
+  });
+
+  it('refuses a platform fee above the link amount, for split sessions only', () => {
+    const split = { ...newSession(base, now), splitRules: [{ sellerId: 's', percentage: 10_000, processingFee: true, chargeRemainderFee: true, liable: true }] };
+    const fee = { enabled: true, rules: [{ paymentMethod: 'credit', fixedAmount: 3001 }] };
+    expect(codeOf(() => checkPlatformFee(split, fee))).toBe('platform_fee_exceeds_link_amount');
+    expect(codeOf(() => checkPlatformFee(split, { ...fee, rules: [{ paymentMethod: 'credit', fixedAmount: 3000 }] }))).toBeUndefined();
+    expect(codeOf(() => checkPlatformFee(newSession(base, now), fee))).toBeUndefined();
+  });
+
+  it('names why a session takes no payment', () => {
+    const open = newSession({ ...base, maxPayments: 3 }, now);
+    expect(refusalOf(open, now)).toBeNull();
+    expect(refusalOf({ ...open, paymentCount: 2, pendingCount: 1 }, now)?.code).toBe('multiple_payments_limit_reached');
+    expect(refusalOf({ ...open, paymentCount: 3, isActive: false }, now)?.code).toBe('multiple_payments_limit_reached');
+    expect(refusalOf({ ...open, isActive: false }, now)?.code).toBe('session_disabled');
+    const oneToOne = newSession(base, now);
+    expect(refusalOf({ ...oneToOne, status: 'paid', paymentCount: 1 }, now)?.code).toBe('session_disabled');
+    expect(refusalOf({ ...oneToOne, dueDate: now }, now)?.code).toBe('session_disabled');
+  });
+
+  it('blocks reactivating a paid or expired 1:1 Pix or boleto session', () => {
+    const pix: Session = { ...newSession({ ...base, paymentMethods: [{ paymentType: 'pix' }] }, now), isActive: false };
+    expect(codeOf(() => applyUpdate({ ...pix, status: 'paid' }, { isActive: true }, now))).toBe('pix_boleto_one_to_one_reactivation_blocked');
+    expect(codeOf(() => applyUpdate({ ...pix, dueDate: now }, { isActive: true }, now))).toBe('pix_boleto_one_to_one_reactivation_blocked');
+    expect(applyUpdate(pix, { isActive: true }, now).changes).toEqual({ isActive: { from: false, to: true } });
+  });
+});
+
+describe('history entries', () => {
+  it('deduplicates 1:N payment records per charge and keeps the charge id inside diff', () => {
+    const session = newSession({ ...base, maxPayments: 3 }, now);
+    const entry = paymentEntry('paymentPending', session, session, { chargeId: 'c1', status: 'pending', amount: 3000, paymentType: 'pix' });
+    expect(entry).toMatchObject({ action: 'paymentPending', dedupeKey: 'paymentPending:c1', diff: { chargeId: 'c1', changes: { response: { to: { status: 'pending' } } } } });
+    expect(paymentEntry('paymentSucceeded', newSession(base, now), newSession(base, now), { chargeId: 'c2', status: 'authorized', amount: 1, paymentType: 'credit' }).dedupeKey).toBeUndefined();
+    expect(mainAction(['isActiveChanged', 'sessionExpiredByMaxPayments'])).toBe('sessionExpiredByMaxPayments');
+  });
+});
+
+describe('session public keys', () => {
+  it('derives a stable key per session that matches only its own hash', () => {
+    const secret = Buffer.alloc(32, 7);
+    const key = sessionPublicKey(secret, 'a');
+    expect(sessionPublicKey(secret, 'a')).toBe(key);
+    expect(publicKeyMatches(hashPublicKey(key), key)).toBe(true);
+    expect(publicKeyMatches(hashPublicKey(key), sessionPublicKey(secret, 'b'))).toBe(false);
+    expect(publicKeyMatches(hashPublicKey(key), sessionPublicKey(Buffer.alloc(32, 8), 'a'))).toBe(false);
+  });
+});
