@@ -1,0 +1,84 @@
+import { SELLER_STATUS_VALUES } from './mapping';
+import { listSchema, paginationQuery } from '../../http/pagination';
+import { z } from '../../openapi/zod';
+
+const object = z.record(z.string(), z.unknown());
+
+/**
+ * The seller body as the public description has it. The sellers service validates it as a whole (CPF and CNPJ check
+ * digits, `business` for a legal entity, the bank account) and answers 400 naming each bad field by its dotted path.
+ */
+export const CreateSellerBody = z
+  .object({
+    merchantId: z.unknown().openapi({ type: 'string', description: 'A merchant of this client; the seller is registered at each of its providers' }),
+    mcc: z.unknown().openapi({ type: 'number', description: 'Merchant category code at the acquirer', example: 5411 }),
+    owner: object.openapi({ description: 'name, email, phoneNumber, birthdate, document {type, number, country}, address, businessCategory' }),
+    business: object.optional().openapi({ description: 'Required for a legal entity (owner.document.type other than cpf)' }),
+    bankAccount: object.openapi({ description: 'holderName, holderDocument, bank, branchNumber, branchCheckDigit, accountNumber, accountCheckDigit, type' }),
+    transferPolicy: object.optional(),
+    rateAgreements: z.array(object).optional(),
+    salesPlanId: z.string().optional(),
+    planId: z.string().optional(),
+    metadata: object.optional(),
+  })
+  .partial()
+  .passthrough()
+  .openapi('CreateSellerRequest');
+
+export const UpdateSellerBody = CreateSellerBody.openapi('UpdateSellerRequest');
+
+const filter = z.string().min(1, 'must not be empty').max(254).optional();
+
+export const ListSellersQuery = paginationQuery.extend({
+  id: filter,
+  email: filter,
+  status: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(',').map((s) => s.trim()) : []))
+    .pipe(z.array(z.enum(SELLER_STATUS_VALUES, { error: `must be among ${SELLER_STATUS_VALUES.join(', ')}` })))
+    .openapi({ type: 'string', description: `One or more of ${SELLER_STATUS_VALUES.join(', ')}, comma-separated` }),
+  businessName: filter,
+  merchantId: filter,
+});
+
+export const SellerParams = z.object({ id: z.string().min(1).max(200) });
+
+const nullableObject = object.nullable();
+
+export const SellerSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    mcc: z.string(),
+    status: z.string().openapi({ description: SELLER_STATUS_VALUES.join(', ') }),
+    owner: nullableObject,
+    business: nullableObject,
+    bankAccount: nullableObject,
+    transferPolicy: nullableObject,
+    rateAgreements: z.array(object),
+    salesPlanId: z.string().nullable(),
+    planId: z.string().nullable(),
+    metadata: nullableObject,
+    providers: z.array(
+      z.object({
+        providerId: z.string(),
+        providerType: z.string(),
+        externalId: z.string().nullable(),
+        externalStatus: z.string().nullable(),
+        externalStatusReason: z.string().nullable(),
+        status: z.string(),
+        createdAt: z.string().openapi({ format: 'date-time' }),
+        updatedAt: z.string().openapi({ format: 'date-time' }),
+      }),
+    ),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Seller');
+
+export const SellerListSchema = listSchema(SellerSchema, 'SellerList');
+
+export type CreateSellerInput = z.infer<typeof CreateSellerBody>;
+export type ListSellersInput = z.infer<typeof ListSellersQuery>;

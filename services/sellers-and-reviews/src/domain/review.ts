@@ -1,0 +1,94 @@
+import { errors, type FieldViolation } from '@platform/kit';
+import type { RequestedField } from './vocabulary';
+
+export const REVIEW_STATUSES = ['unmatched', 'pending', 'overdue', 'submitting', 'submit_failed', 'expired', 'finished', 'canceled'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export const REVIEW_TYPES = ['acp', 'aci'] as const;
+export type ReviewType = (typeof REVIEW_TYPES)[number];
+
+/** What moves a review process. */
+export type ReviewStep = 'match' | 'overdue' | 'submit' | 'finish' | 'fail' | 'expire' | 'cancel';
+
+/** The review status machine: the status each step leads to from each status; a missing pair is an illegal step. */
+export const REVIEW_TRANSITIONS: Readonly<Record<ReviewStatus, Partial<Record<ReviewStep, ReviewStatus>>>> = {
+  unmatched: { match: 'pending', expire: 'expired', cancel: 'canceled' },
+  pending: { overdue: 'overdue', submit: 'submitting', expire: 'expired', cancel: 'canceled' },
+  overdue: { submit: 'submitting', expire: 'expired', cancel: 'canceled' },
+  submitting: { finish: 'finished', fail: 'submit_failed', cancel: 'canceled' },
+  submit_failed: { submit: 'submitting', expire: 'expired', cancel: 'canceled' },
+  expired: {},
+  finished: {},
+  canceled: {},
+};
+
+/** The status after a step; 422 with the step's businessCode when the table has no such step. */
+export function stepReview(status: ReviewStatus, step: ReviewStep): ReviewStatus {
+  const next = REVIEW_TRANSITIONS[status][step];
+  if (!next) {
+    const code = step === 'submit' ? 'registration_review_not_open' : `registration_review_cannot_${step}`;
+    throw errors.businessRule(code, `a registration review in ${status} cannot ${step}`);
+  }
+  return next;
+}
+
+export function canStep(status: ReviewStatus, step: ReviewStep): boolean {
+  return REVIEW_TRANSITIONS[status][step] !== undefined;
+}
+
+export interface Review {
+  processId: string;
+  clientId: string;
+  sellerId: string | null;
+  /** Digits of the document the provider opened the process for. */
+  document: string;
+  provider: string;
+  providerId: string | null;
+  reviewType: ReviewType;
+  status: ReviewStatus;
+  deadlineAt: Date;
+  expiresAt: Date;
+  raw: string[] | null;
+  fields: RequestedField[] | null;
+  submitted: Record<string, unknown> | null;
+  failureReason: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/** Whole days from now to the deadline: full days left before it, minus the days (begun) after it. */
+export function daysRemaining(deadlineAt: Date, now: Date): number {
+  const diff = deadlineAt.getTime() - now.getTime();
+  return diff >= 0 ? Math.floor(diff / DAY_MS) : -Math.ceil(-diff / DAY_MS);
+}
+
+/** The default expiry: five days after the deadline. */
+export function defaultExpiry(deadlineAt: Date): Date {
+  return new Date(deadlineAt.getTime() + 5 * DAY_MS);
+}
+
+/** Every requested path present and matching its pattern; one detail per bad field (named by its path). */
+export function validateSubmission(fields: readonly RequestedField[], values: Record<string, unknown>): Record<string, unknown> {
+  const details: FieldViolation[] = [];
+  const accepted: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.path];
+    if (value === undefined || value === null || value === '') {
+      details.push({ field: field.path, message: 'is required' });
+      continue;
+    }
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      details.push({ field: field.path, message: 'must be a string or a number' });
+      continue;
+    }
+    if (field.pattern && !new RegExp(field.pattern).test(String(value))) {
+      const format = field.format ? ` (${field.format.en})` : '';
+      details.push({ field: field.path, message: `does not match ${field.pattern}${format}` });
+      continue;
+    }
+    accepted[field.path] = field.type === 'number' ? Number(value) : value;
+  }
+  if (details.length > 0) throw errors.validation(`invalid submission: ${details.map((d) => d.field).join(', ')}`, details);
+  return accepted;
+}

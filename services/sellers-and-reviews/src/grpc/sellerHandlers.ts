@@ -1,0 +1,31 @@
+import type { sellers } from '@platform/contracts';
+import type { Handlers } from '@platform/kit';
+import { cancelReview, getReview, listReviews, openReview, sendRequestedFields, submitReview, type ReviewDeps } from '../app/reviews';
+import { createSeller, deleteSeller, getSeller, listSellers, updateSeller, type SellerCreatedHook } from '../app/sellers';
+import { checkSplitReceivers } from '../app/splitReceivers';
+import { toReviewMessage } from './reviewMessages';
+import { toSellerMessage } from './sellerMessages';
+
+export function createSellerHandlers(deps: ReviewDeps, onCreated: SellerCreatedHook[] = []): Handlers<typeof sellers.SellersServiceService> {
+  const review = (r: Parameters<typeof toReviewMessage>[0]) => toReviewMessage(r, deps.clock.now());
+  return {
+    createSeller: async (request) => toSellerMessage(await createSeller(deps, { clientId: request.clientId, seller: request.seller }, onCreated)),
+    listSellers: async (request) => {
+      const page = await listSellers(deps, request);
+      return { items: page.items.map(toSellerMessage), meta: page.meta };
+    },
+    getSeller: async (request) => toSellerMessage(await getSeller(deps, request)),
+    updateSeller: async (request) => toSellerMessage(await updateSeller(deps, { clientId: request.clientId, id: request.id, changes: request.changes })),
+    deleteSeller: async (request) => toSellerMessage(await deleteSeller(deps, request)),
+    openRegistrationReview: async (request) => review(await openReview(deps, request)),
+    sendRequestedFields: async (request) => review(await sendRequestedFields(deps, request)),
+    cancelRegistrationReview: async (request) => review(await cancelReview(deps, request)),
+    getRegistrationReview: async (request) => review(await getReview(deps, request)),
+    listRegistrationReviews: async (request) => {
+      const page = await listReviews(deps, request);
+      return { items: page.items.map(review), meta: page.meta };
+    },
+    submitRegistrationReview: async (request) => review(await submitReview(deps, request)),
+    checkSplitReceivers: async (request) => ({ sellerIds: await checkSplitReceivers(deps, request) }),
+  };
+}

@@ -1,0 +1,23 @@
+import type { sellers } from '@platform/contracts';
+import type { Seller } from '../domain/seller';
+
+export function toSellerMessage(seller: Seller): sellers.Seller {
+  return {
+    id: seller.id,
+    clientId: seller.clientId,
+    merchantId: seller.merchantId,
+    mcc: seller.mcc,
+    status: seller.status,
+    owner: seller.owner,
+    business: seller.business ?? undefined,
+    bankAccount: seller.bankAccount,
+    transferPolicy: seller.transferPolicy ?? undefined,
+    metadata: seller.metadata ?? undefined,
+    rateAgreements: seller.rateAgreements,
+    salesPlanId: seller.salesPlanId,
+    planId: seller.planId,
+    providers: seller.providers.map((p) => ({ ...p })),
+    createdAt: seller.createdAt,
+    updatedAt: seller.updatedAt,
+  };
+}

@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { sellersAndReviewsService } from './service';
+
+runService(sellersAndReviewsService);

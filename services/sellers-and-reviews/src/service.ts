@@ -1,0 +1,62 @@
+import { payments, sellers } from '@platform/contracts';
+import { createPromiseClient, implement, JobRunner, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { z } from 'zod';
+import { createPaymentsMerchantDirectory, type MerchantDirectory } from './app/merchants';
+import { defaultAdapters, type ProviderAdapters } from './app/providers';
+import { matchUnmatchedReviews, reviewJobs } from './app/reviews';
+import { sellersAndReviewsConfig } from './config';
+import { createSellerHandlers } from './grpc/sellerHandlers';
+import { createReviewStore } from './store/reviewStore';
+import { createSellerStore } from './store/sellerStore';
+
+/** Review deadlines are kept within a second. */
+const JOB_POLL_MS = 250;
+
+const wiredConfig = sellersAndReviewsConfig.extend({
+  /** The payments service (host:port): the merchant of a new seller and its providers. */
+  PAYMENTS_GRPC_URL: z.string().min(1),
+});
+
+export interface SellersServiceOptions {
+  merchants?: MerchantDirectory;
+  adapters?: ProviderAdapters;
+  clock?: Clock;
+}
+
+export function defineSellersAndReviewsService(options: SellersServiceOptions = {}): ServiceDefinitionOptions<typeof wiredConfig> {
+  return {
+    name: 'sellers-and-reviews',
+    configSchema: wiredConfig,
+    migrationsDir: migrationsDirOf(__dirname),
+    wire: async ({ pool, log, outbox, config }) => {
+      const paymentsClient = options.merchants
+        ? undefined
+        : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
+      const deps = {
+        pool,
+        log,
+        outbox,
+        store: createSellerStore(),
+        reviews: createReviewStore(),
+        merchants: options.merchants ?? createPaymentsMerchantDirectory(paymentsClient!),
+        adapters: options.adapters ?? defaultAdapters(),
+        clock: options.clock ?? systemClock,
+      };
+      const handlers = createSellerHandlers(deps, [matchUnmatchedReviews(deps)]);
+      const jobs = new JobRunner({ pool, log, handlers: reviewJobs(deps), pollMs: JOB_POLL_MS });
+      await jobs.start();
+      return {
+        services: [
+          {
+            name: 'sellers.v1.SellersService',
+            definition: sellers.SellersServiceService,
+            implementation: implement(sellers.SellersServiceService, handlers, log),
+          },
+        ],
+        workers: [jobs, ...(paymentsClient ? [{ stop: async () => paymentsClient.close() }] : [])],
+      };
+    },
+  };
+}
+
+export const sellersAndReviewsService = defineSellersAndReviewsService();
