@@ -5,6 +5,7 @@ import type { GatewayConfig } from './config';
 import { accessLog } from './http/accessLog';
 import { createAuthenticator } from './http/auth';
 import { errorHandler } from './http/errors';
+import { rateLimitsOf, type RateLimitKey } from './http/rateLimit';
 import { requestId } from './http/requestId';
 import { mountRoutes, unmatched, type RouteDefinition } from './http/route';
 import { docsRouter } from './openapi/docs';
@@ -22,8 +23,13 @@ import { settingsRoutes } from './routes/settings/routes';
 import { subscriptionRoutes } from './routes/subscriptions/routes';
 import { tokenRoutes } from './routes/tokens/routes';
 import { webhookRoutes } from './routes/webhooks/routes';
+import { sessionKeyChecker, sessionsRoutes } from './routes/sessions/routes';
+import { sellerRoutes } from './routes/sellers/routes';
+// `npm run new-service` adds the import of a new service's routes above this line.
 
-export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'>;
+export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
+  /** Rate limits apply when RATE_LIMIT_ENABLED is true (the server's default); an app built without them has none. */
+  Partial<Pick<GatewayConfig, RateLimitKey>>;
 
 export interface AppDependencies {
   clients: GatewayClients;
@@ -49,6 +55,9 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...cardRoutes(clients),
     ...chargeRoutes(clients),
     ...webhookRoutes(clients),
+    ...sessionsRoutes({ sessions: clients.sessions, settings: clients.settings, publicUrl: config.PUBLIC_URL }),
+    ...sellerRoutes(clients),
+    // `npm run new-service` adds a new service's routes above this line.
   ];
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
 
@@ -65,8 +74,10 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
   app.use('/docs', docsRouter());
   mountRoutes(app, routes, {
     authenticator: createAuthenticator({ settings: clients.settings, ttlMs: config.AUTH_CACHE_TTL_MS, clock }),
+    sessionKeys: sessionKeyChecker(clients),
     adminToken: config.ADMIN_TOKEN,
     bodyLimit: config.BODY_LIMIT,
+    rateLimits: rateLimitsOf(config),
   });
   app.use(unmatched(routes));
   app.use(errorHandler(log));

@@ -1,15 +1,17 @@
-import { loadConfig } from '@platform/kit';
+import { SERVICES, type Service } from '@platform/catalog';
+import { env, loadConfig } from '@platform/kit';
 import { z } from 'zod';
+import { DEFAULT_RATE_LIMITS } from './http/rateLimit';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port');
+
+/** `<NAME>_GRPC_URL` of every catalog service (packages/catalog). */
+const upstreamAddresses = Object.fromEntries(SERVICES.map((s) => [s.addressEnv, hostPort])) as Record<Service['addressEnv'], typeof hostPort>;
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
-  SETTINGS_GRPC_URL: hostPort,
-  CUSTOMERS_GRPC_URL: hostPort,
-  PAYMENTS_GRPC_URL: hostPort,
-  WEBHOOKS_GRPC_URL: hostPort,
+  ...upstreamAddresses,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters'),
   /** External base URL, used for links in answers (logo URLs). Defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -23,6 +25,14 @@ const schema = z.object({
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   /** How long SIGTERM waits for in-flight requests before closing every connection. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Per-client request limits, in each gateway process's memory (README, Rate limits). */
+  RATE_LIMIT_ENABLED: env.booleanString.default(true),
+  RATE_LIMIT_READS_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.readsPerSecond),
+  RATE_LIMIT_WRITES_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.writesPerSecond),
+  /** Requests a client may make above its rate within any 10-second window (reads and writes each). */
+  RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.burst),
+  /** Per address, for traffic without a client: public and admin routes, refused credentials. */
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.unauthenticatedPerSecond),
 });
 
 export type GatewayConfig = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

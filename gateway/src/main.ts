@@ -1,6 +1,7 @@
+import { SERVICES } from '@platform/catalog';
 import { createLogger } from '@platform/kit';
 import { createApp } from './app';
-import { createGrpcClients } from './clients';
+import { createGrpcClients, type Upstream } from './clients';
 import { loadGatewayConfig } from './config';
 import { listen } from './server';
 
@@ -8,10 +9,7 @@ async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const log = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
   const clients = createGrpcClients({
-    settingsUrl: config.SETTINGS_GRPC_URL,
-    customersUrl: config.CUSTOMERS_GRPC_URL,
-    paymentsUrl: config.PAYMENTS_GRPC_URL,
-    webhooksUrl: config.WEBHOOKS_GRPC_URL,
+    addresses: Object.fromEntries(SERVICES.map((s) => [s.client, config[s.addressEnv]])) as Record<Upstream, string>,
     healthTimeoutMs: config.HEALTH_TIMEOUT_MS,
   });
   const server = await listen(createApp({ clients, config, log }), { host: config.HOST, port: config.PORT, log });

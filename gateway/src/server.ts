@@ -1,7 +1,11 @@
 import http, { type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '@platform/kit';
 import type { Express } from 'express';
+import { clientErrorResponse } from './http/errors';
+
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   port: number;
@@ -14,6 +18,11 @@ export interface RunningServer {
 
 export async function listen(app: Express, options: { host: string; port: number; log: Logger }): Promise<RunningServer> {
   const server = http.createServer();
+  // Idle keep-alive connections outlive the client's and a load balancer's (60 s is the common idle timeout), so
+  // the client side closes them first: a server closing a socket while a client reuses it resets a request that
+  // a client may not retry (a POST).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   // Registered before the app, so the header is set before the app can answer.
@@ -23,6 +32,18 @@ export async function listen(app: Express, options: { host: string; port: number
     res.once('close', () => inFlight.delete(res));
   });
   server.on('request', app);
+  // Node's parser refuses some requests before express sees them; they get the error envelope, not a bare status.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answer = clientErrorResponse(error);
+    // As Node's own handler: nothing is written over a response already under way.
+    const pending = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage;
+    if (answer && socket.writable && !pending?._headerSent) {
+      options.log.info({ code: error.code, status: answer.status }, 'malformed request refused');
+      socket.end(answer.raw);
+    } else {
+      socket.destroy();
+    }
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

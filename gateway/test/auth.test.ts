@@ -15,6 +15,7 @@ import {
   OTHER_CLIENT_ID,
   sampleCustomer,
   SECRET_KEY,
+  TEST_START,
   UPDATED_AT,
 } from './helpers';
 
@@ -153,7 +154,7 @@ describe('createAuthenticator', () => {
         return fakeAuthenticate(req);
       },
     });
-    const authenticator = createAuthenticator({ settings: fake.client, ttlMs: 2000, clock: new ManualClock() });
+    const authenticator = createAuthenticator({ settings: fake.client, ttlMs: 2000, clock: new ManualClock(TEST_START) });
     const checks = [1, 2, 3].map(() => authenticator.authenticate(CLIENT_ID, SECRET_KEY, { requestId: 'r' }));
     answer();
     const clients = await Promise.all(checks);

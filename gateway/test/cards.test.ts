@@ -122,7 +122,7 @@ describe('/v1/cards', () => {
     });
     const res = await request(gw.app).post('/v1/cards').set(auth()).send({ tokenId: TOKEN_ID, merchantId: MERCHANT_ID });
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ error: { type: 'card_declined', code: 402, declinedCode: 'restricted_card', message: 'The card was declined' } });
+    expect(res.body).toEqual({ error: { type: 'card_declined', code: 402, declinedCode: 'restricted_card', declined_code: 'restricted_card', message: 'The card was declined' } });
   });
 
   it('GET list filters by customerId; GET by id answers the card with null for unset ids', async () => {

@@ -1,3 +1,4 @@
+import { CHARGE_LIMITS } from '@platform/api-model';
 import type { payments } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import request from 'supertest';
@@ -122,6 +123,39 @@ function created(gw: ReturnType<typeof buildGateway>): payments.CreateChargeRequ
 }
 
 describe('POST /v1/charges', () => {
+  it('refuses, before asking payments, the lengths and installments payments refuses, and documents the same limits', async () => {
+    const gw = buildGateway({ payments: { createCharge: async () => sampleCharge() } });
+    const res = await request(gw.app)
+      .post('/v1/charges')
+      .set(auth())
+      .send({
+        ...creditBody,
+        orderId: 'o'.repeat(CHARGE_LIMITS.orderIdMaxLength + 1),
+        statementDescriptor: 'S'.repeat(CHARGE_LIMITS.statementDescriptorMaxLength + 1),
+        description: 'd'.repeat(CHARGE_LIMITS.descriptionMaxLength + 1),
+        paymentMethod: { paymentType: 'credit', installments: CHARGE_LIMITS.maxInstallments + 1 },
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { field: 'orderId', message: 'must be at most 100 characters' },
+      { field: 'statementDescriptor', message: 'must be at most 22 characters' },
+      { field: 'description', message: 'must be at most 500 characters' },
+      { field: 'paymentMethod.installments', message: 'must be at most 24' },
+    ]);
+    expect(upstreamCalls(gw.paymentsCalls)).toHaveLength(0);
+
+    const at = await request(gw.app)
+      .post('/v1/charges')
+      .set(auth())
+      .send({ ...creditBody, orderId: 'o'.repeat(100), statementDescriptor: 'S'.repeat(22), description: 'd'.repeat(500) });
+    expect(at.status).toBe(201);
+
+    const schema = (await request(gw.app).get('/v1/openapi.json')).body.components.schemas.CreateChargeRequest;
+    expect(schema.properties.orderId.maxLength).toBe(100);
+    expect(schema.properties.statementDescriptor.maxLength).toBe(22);
+    expect(schema.properties.description.maxLength).toBe(500);
+  });
+
   it('maps every request field to CreateChargeRequest and answers 201 with every field of the charge', async () => {
     const gw = buildGateway({ payments: { createCharge: async () => sampleCharge() } });
     const res = await request(gw.app)
@@ -348,7 +382,7 @@ describe('POST /v1/charges', () => {
     });
     const res = await request(gw.app).post('/v1/charges').set(auth()).send(creditBody);
     expect(res.status).toBe(402);
-    expect(res.body).toEqual({ error: { type: 'card_declined', code: 402, declinedCode: 'invalid_number', message: 'The card number is invalid' } });
+    expect(res.body).toEqual({ error: { type: 'card_declined', code: 402, declinedCode: 'invalid_number', declined_code: 'invalid_number', message: 'The card number is invalid' } });
   });
 
   it('maps split, platform fee, antifraud and refund split details of an answer', async () => {
@@ -443,7 +477,8 @@ describe('GET /v1/charges', () => {
     const res = await request(gw.app)
       .get(
         `/v1/charges?page=2&limit=50&sort=asc&merchantId=${MERCHANT_ID}&id=${CHARGE_ID}&sessionId=s-1&status=pending,authorized` +
-          '&paymentType=pix&orderId=order-42&created=2026-03-04&created.gt=2026-03-01T00:00:00.000Z&created.lt=2026-03-31&providerType=SANDBOX',
+          '&paymentType=pix,credit&orderId=order-42&created=2026-03-04&created.gt=2026-03-01T00:00:00.000Z&created.lt=2026-03-31&providerType=SANDBOX,SUBACQUIRER' +
+          '&originalAmount=1500&splitRules=true',
       )
       .set(auth());
     expect(res.status).toBe(200);
@@ -455,12 +490,14 @@ describe('GET /v1/charges', () => {
       id: CHARGE_ID,
       sessionId: 's-1',
       status: ['pending', 'authorized'],
-      paymentType: 'pix',
+      paymentType: ['pix', 'credit'],
       orderId: 'order-42',
       created: '2026-03-04',
       createdGt: new Date('2026-03-01T00:00:00.000Z'),
       createdLt: new Date('2026-03-31T00:00:00.000Z'),
-      providerType: 'SANDBOX',
+      providerType: ['SANDBOX', 'SUBACQUIRER'],
+      originalAmount: 1500,
+      hasSplitRules: true,
     };
     expect(upstreamCalls(gw.paymentsCalls)[0]!.request).toEqual(expected);
   });
@@ -470,7 +507,7 @@ describe('GET /v1/charges', () => {
     await request(gw.app).get('/v1/charges').set(auth());
     await request(gw.app).get('/v1/charges?status=failed&status=voided,charged_back').set(auth());
     const requests = upstreamCalls(gw.paymentsCalls).map((c) => c.request);
-    expect(requests[0]).toEqual({ clientId: CLIENT_ID, page: { page: 1, limit: 10, sort: 'DESC' }, status: [] });
+    expect(requests[0]).toEqual({ clientId: CLIENT_ID, page: { page: 1, limit: 10, sort: 'DESC' }, status: [], paymentType: [], providerType: [] });
     expect(requests[1]!.status).toEqual(['failed', 'voided', 'charged_back']);
   });
 
@@ -484,7 +521,7 @@ describe('GET /v1/charges', () => {
         field: 'status',
         message: 'must be one or more of pending, pre_authorized, authorized, failed, canceled, voided, charged_back, refund_pending, capture_pending, comma-joined',
       },
-      { field: 'paymentType', message: 'must be one of credit, debit, pix, boleto, voucher' },
+      { field: 'paymentType', message: 'must be one or more of credit, debit, pix, boleto, voucher, comma-joined' },
       { field: 'created', message: 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)' },
       { field: 'created.gt', message: 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)' },
     ]);

@@ -1,6 +1,11 @@
+import { SERVICES } from '@platform/catalog';
 import { loadGatewayConfig } from '../src/config';
 
-const base = { SETTINGS_GRPC_URL: 'settings:50051', CUSTOMERS_GRPC_URL: '127.0.0.1:50052', PAYMENTS_GRPC_URL: 'payments:50051', WEBHOOKS_GRPC_URL: 'webhooks:50051', ADMIN_TOKEN: 'a'.repeat(16) };
+const base = {
+  ...Object.fromEntries(SERVICES.map((s) => [s.addressEnv, `${s.name}:50051`])),
+  CUSTOMERS_GRPC_URL: '127.0.0.1:50052',
+  ADMIN_TOKEN: 'a'.repeat(16),
+};
 
 describe('gateway config', () => {
   it('applies the defaults, with PUBLIC_URL from the port', () => {

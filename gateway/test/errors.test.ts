@@ -129,7 +129,7 @@ describe('the error envelope', () => {
         expect(res.body.error).toMatchObject({ businessCode: 'customer_locked', key: 'customer_locked' });
         break;
       case 'card_declined':
-        expect(res.body.error.declinedCode).toBe('insufficient_funds');
+        expect(res.body.error).toMatchObject({ declinedCode: 'insufficient_funds', declined_code: 'insufficient_funds' });
         break;
       case 'validation':
         expect(res.body.error.details).toEqual([{ field: 'document.number', message: 'must be 11 digits for cpf' }]);
@@ -144,7 +144,7 @@ describe('the error envelope', () => {
         expect(res.body.error.message).toBe(`upstream said ${kind}`);
     }
     if (kind !== 'business_rule') expect(res.body.error.businessCode).toBeUndefined();
-    if (kind !== 'card_declined') expect(res.body.error.declinedCode).toBeUndefined();
+    if (kind !== 'card_declined') expect(res.body.error.declinedCode ?? res.body.error.declined_code).toBeUndefined();
     if (kind !== 'validation') expect(res.body.error.details).toBeUndefined();
   });
 

@@ -2,15 +2,22 @@ import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import request from 'supertest';
 import { createApp } from '../src/app';
-import { createGrpcClients } from '../src/clients';
+import { SERVICES } from '@platform/catalog';
+import { createGrpcClients, UPSTREAMS, type Upstream } from '../src/clients';
 import { ADMIN_TOKEN, buildGateway, captureLogger, PUBLIC_URL } from './helpers';
+
+/** Every upstream with `status`, except those given. */
+const statuses = (status: string, except: Partial<Record<Upstream, string>> = {}) => Object.fromEntries(UPSTREAMS.map((name) => [name, except[name] ?? status]));
+/** Every upstream at `address`, except those given. */
+const addresses = (address: string, except: Partial<Record<Upstream, string>> = {}) =>
+  Object.fromEntries(UPSTREAMS.map((name) => [name, except[name] ?? address])) as Record<Upstream, string>;
 
 describe('GET /health', () => {
   it('answers 200 when every upstream is SERVING, without auth', async () => {
     const gw = buildGateway();
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
+    expect(res.body).toEqual({ status: 'ok', services: statuses('SERVING') });
     expect(gw.settingsCalls).toHaveLength(0);
   });
 
@@ -25,10 +32,10 @@ describe('GET /health', () => {
     });
     const res = await request(gw.app).get('/health');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'degraded', services: { settings: 'UNREACHABLE', customers: 'NOT_SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
+    expect(res.body).toEqual({ status: 'degraded', services: statuses('SERVING', { settings: 'UNREACHABLE', customers: 'NOT_SERVING' }) });
     const payments = await request(buildGateway({ health: { payments: async () => 'SERVICE_UNKNOWN' } }).app).get('/health');
     expect(payments.status).toBe(503);
-    expect(payments.body).toEqual({ status: 'degraded', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVICE_UNKNOWN', webhooks: 'SERVING' } });
+    expect(payments.body).toEqual({ status: 'degraded', services: statuses('SERVING', { payments: 'SERVICE_UNKNOWN' }) });
   });
 
   describe('against a real grpc.health.v1 server', () => {
@@ -38,12 +45,9 @@ describe('GET /health', () => {
 
     beforeAll(async () => {
       server = new Server();
-      health = new HealthImplementation({
-        'settings.v1.SettingsService': 'SERVING',
-        'customers.v1.CustomersService': 'NOT_SERVING',
-        'payments.v1.PaymentsService': 'SERVING',
-        'webhooks.v1.WebhooksService': 'SERVING',
-      });
+      health = new HealthImplementation(
+        Object.fromEntries(SERVICES.map((s) => [s.grpcService, s.name === 'customers' ? 'NOT_SERVING' : 'SERVING'])),
+      );
       health.addToServer(server);
       const port = await new Promise<number>((resolve, reject) =>
         server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
@@ -53,7 +57,7 @@ describe('GET /health', () => {
     afterAll(() => server.forceShutdown());
 
     it('asks each upstream about its own service name', async () => {
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: address, paymentsUrl: address, webhooksUrl: address, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ addresses: addresses(address), healthTimeoutMs: 2000 });
       try {
         const app = createApp({
           clients,
@@ -62,11 +66,11 @@ describe('GET /health', () => {
         });
         const degraded = await request(app).get('/health');
         expect(degraded.status).toBe(503);
-        expect(degraded.body.services).toEqual({ settings: 'SERVING', customers: 'NOT_SERVING', payments: 'SERVING', webhooks: 'SERVING' });
+        expect(degraded.body.services).toEqual(statuses('SERVING', { customers: 'NOT_SERVING' }));
         health.setStatus('customers.v1.CustomersService', 'SERVING');
         const ok = await request(app).get('/health');
         expect(ok.status).toBe(200);
-        expect(ok.body).toEqual({ status: 'ok', services: { settings: 'SERVING', customers: 'SERVING', payments: 'SERVING', webhooks: 'SERVING' } });
+        expect(ok.body).toEqual({ status: 'ok', services: statuses('SERVING') });
         health.setStatus('payments.v1.PaymentsService', 'NOT_SERVING');
         const payments = await request(app).get('/health');
         expect(payments.status).toBe(503);
@@ -83,7 +87,7 @@ describe('GET /health', () => {
         closed.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
       );
       await new Promise<void>((resolve) => closed.tryShutdown(() => resolve()));
-      const clients = createGrpcClients({ settingsUrl: address, customersUrl: `127.0.0.1:${port}`, paymentsUrl: address, webhooksUrl: address, healthTimeoutMs: 2000 });
+      const clients = createGrpcClients({ addresses: addresses(address, { customers: `127.0.0.1:${port}` }), healthTimeoutMs: 2000 });
       try {
         const app = createApp({ clients, config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
         const res = await request(app).get('/health');

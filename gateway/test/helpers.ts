@@ -1,9 +1,10 @@
 import type { CallMeta } from '@platform/kit';
-import { AppError, REDACT_PATHS, type Clock, type Logger } from '@platform/kit';
+import { AppError, REDACT_PATHS, type Logger } from '@platform/kit';
+import { ManualClock } from '@platform/testkit';
 import type { customers, settings } from '@platform/contracts';
 import pino from 'pino';
 import { createApp, type AppConfig } from '../src/app';
-import type { CustomersClient, GatewayClients, HealthProbe, PaymentsClient, SettingsClient, Upstream, WebhooksClient } from '../src/clients';
+import { UPSTREAMS, type GatewayClients, type HealthProbe, type Upstream } from '../src/clients';
 
 export interface RecordedCall {
   method: string;
@@ -106,66 +107,44 @@ export function captureLogger(): CapturedLogger {
   return { log, lines };
 }
 
-export class ManualClock implements Clock {
-  constructor(private ms = Date.parse('2026-05-01T00:00:00.000Z')) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+export { ManualClock };
 
-export interface TestGateway {
+/** Where the gateway's clock stands when a test starts: it moves only when the test moves it. */
+export const TEST_START = Date.parse('2026-05-01T00:00:00.000Z');
+
+/** Per upstream `<name>Calls` (what the fake recorded) and `<name>Impl` (its methods, replaceable in a test). */
+type PerUpstream = { [K in Upstream as `${K}Calls`]: RecordedCall[] } & { [K in Upstream as `${K}Impl`]: Impl };
+
+export type TestGateway = PerUpstream & {
   app: ReturnType<typeof createApp>;
-  settingsCalls: RecordedCall[];
-  customersCalls: RecordedCall[];
-  paymentsCalls: RecordedCall[];
-  webhooksCalls: RecordedCall[];
-  settingsImpl: Impl;
-  customersImpl: Impl;
-  paymentsImpl: Impl;
-  webhooksImpl: Impl;
   lines: Array<Record<string, unknown>>;
   clock: ManualClock;
-}
+};
 
+/**
+ * The gateway over a fake client per catalog service (packages/catalog): `options.<name>` gives the methods a
+ * test needs; settings answers Authenticate with the KEYS above unless told otherwise; every probe says SERVING.
+ */
 export function buildGateway(
-  options: { settings?: Impl; customers?: Impl; payments?: Impl; webhooks?: Impl; health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig> } = {},
+  options: Partial<Record<Upstream, Impl>> & { health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig>; logger?: CapturedLogger } = {},
 ): TestGateway {
-  const settingsFake = fakeClient<SettingsClient>({ authenticate: fakeAuthenticate, ...options.settings } as Impl);
-  const customersFake = fakeClient<CustomersClient>({ ...options.customers });
-  const paymentsFake = fakeClient<PaymentsClient>({ ...options.payments });
-  const webhooksFake = fakeClient<WebhooksClient>({ ...options.webhooks });
   const serving: HealthProbe = async () => 'SERVING';
-  const clients: GatewayClients = {
-    settings: settingsFake.client,
-    customers: customersFake.client,
-    payments: paymentsFake.client,
-    webhooks: webhooksFake.client,
-    health: {
-      settings: options.health?.settings ?? serving,
-      customers: options.health?.customers ?? serving,
-      payments: options.health?.payments ?? serving,
-      webhooks: options.health?.webhooks ?? serving,
-    },
-  };
-  const { log, lines } = captureLogger();
-  const clock = new ManualClock();
+  const clients: Record<string, unknown> = {};
+  const health: Record<string, HealthProbe> = {};
+  const recorded: Record<string, unknown> = {};
+  for (const name of UPSTREAMS) {
+    const impl: Impl = name === 'settings' ? ({ authenticate: fakeAuthenticate, ...options[name] } as Impl) : { ...options[name] };
+    const fake = fakeClient<unknown>(impl);
+    clients[name] = fake.client;
+    health[name] = options.health?.[name] ?? serving;
+    recorded[`${name}Calls`] = fake.calls;
+    recorded[`${name}Impl`] = fake.impl;
+  }
+  const { log, lines } = options.logger ?? captureLogger();
+  const clock = new ManualClock(TEST_START);
   const config: AppConfig = { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb', ...options.config };
-  return {
-    app: createApp({ clients, config, log, clock }),
-    settingsCalls: settingsFake.calls,
-    customersCalls: customersFake.calls,
-    paymentsCalls: paymentsFake.calls,
-    webhooksCalls: webhooksFake.calls,
-    settingsImpl: settingsFake.impl,
-    customersImpl: customersFake.impl,
-    paymentsImpl: paymentsFake.impl,
-    webhooksImpl: webhooksFake.impl,
-    lines,
-    clock,
-  };
+  const gatewayClients = { ...clients, health } as GatewayClients;
+  return { ...(recorded as PerUpstream), app: createApp({ clients: gatewayClients, config, log, clock }), lines, clock };
 }
 
 /** Calls other than Authenticate, which every authenticated request may make. */

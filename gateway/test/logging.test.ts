@@ -1,5 +1,15 @@
+import { AppError, createLogger } from '@platform/kit';
 import request from 'supertest';
-import { auth, buildGateway, CLIENT_ID, SECRET_KEY } from './helpers';
+import { auth, buildGateway, CLIENT_ID, SECRET_KEY, type CapturedLogger } from './helpers';
+
+/** The gateway's own logger (the kit's, as main.ts makes it), keeping its lines. */
+function kitLogger(): CapturedLogger {
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createLogger({ name: 'gateway', level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  return { log, lines };
+}
+
+type ErrorLine = { level: string; msg: string; errorId?: string; requestId?: string; err: Record<string, unknown> & { cause?: Record<string, unknown> } };
 
 const emptyPage = { items: [], meta: { itemCount: 0, totalItems: 0, itemsPerPage: 10, totalPages: 0, currentPage: 1 } };
 
@@ -41,5 +51,100 @@ describe('access log', () => {
     expect(line).toBeDefined();
     expect(line!.clientId).toBeUndefined();
     expect(JSON.stringify(gw.lines)).not.toContain('not-the-token-but-secret');
+  });
+
+  it('truncates the path and header values a caller sizes, so no line grows with the request', async () => {
+    const gw = buildGateway();
+    const longPath = `/v1/${'p'.repeat(2_000)}`;
+    await request(gw.app).get(longPath).set('X-Long', 'h'.repeat(6_000)).set('User-Agent', 'u'.repeat(1_000));
+    const line = gw.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('GET /v1/ppp'));
+    expect(line).toBeDefined();
+    const req = line!.req as { path: string; headers: Record<string, string> };
+    expect(req.path).toBe(`${longPath.slice(0, 256)}…[${longPath.length - 256} more]`);
+    expect(req.headers['x-long']).toBe(`${'h'.repeat(256)}…[${6_000 - 256} more]`);
+    expect(req.headers['user-agent']).toHaveLength(256 + '…[744 more]'.length);
+    expect((line!.msg as string).length).toBeLessThan(300);
+    expect(JSON.stringify(line).length).toBeLessThan(2_500);
+  });
+});
+
+describe('error log lines', () => {
+  it('logs a 500 with the message, type and stack of what was thrown, and the logId the client got', async () => {
+    const logger = kitLogger();
+    const gw = buildGateway({
+      logger,
+      customers: {
+        listCustomers: async () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'items')");
+        },
+      },
+    });
+    const response = await request(gw.app).get('/v1/customers').set(auth()).set('X-Request-Id', 'req-err-1');
+    expect(response.status).toBe(500);
+    const logId = /logId=([0-9a-f-]+)/.exec(response.body.error.message as string)?.[1];
+    const line = logger.lines.find((l) => l.msg === 'internal error') as ErrorLine | undefined;
+    expect(line).toMatchObject({ level: 'error', requestId: 'req-err-1', errorId: logId, err: { type: 'TypeError', message: "Cannot read properties of undefined (reading 'items')" } });
+    expect(String(line!.err.stack)).toMatch(/^TypeError: Cannot read properties/);
+    expect(String(line!.err.stack)).toContain('logging.test.ts');
+  });
+
+  it('logs an unavailable upstream with the gRPC error that caused it: message and code', async () => {
+    const logger = kitLogger();
+    const grpcError = Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14, details: 'No connection established', metadata: {} });
+    const gw = buildGateway({
+      logger,
+      customers: {
+        listCustomers: async () => {
+          throw new AppError('unavailable', 'customers is unavailable', { cause: grpcError });
+        },
+      },
+    });
+    const response = await request(gw.app).get('/v1/customers').set(auth());
+    expect(response.status).toBe(503);
+    const line = logger.lines.find((l) => l.msg === 'upstream unavailable') as ErrorLine | undefined;
+    expect(line).toMatchObject({ level: 'warn', err: { type: 'Error', message: '14 UNAVAILABLE: No connection established', code: 14 } });
+    expect(line!.err.stack).toEqual(expect.any(String));
+    expect(line!.err).not.toHaveProperty('metadata');
+  });
+
+  it('logs an http-errors style error (statusCode, status, expose) by its message and stack, not by its status alone', async () => {
+    const logger = kitLogger();
+    const streamError = Object.assign(new Error('stream encoding should not be set'), { statusCode: 500, status: 500, expose: false, type: 'stream.encoding.set' });
+    const gw = buildGateway({
+      logger,
+      customers: {
+        listCustomers: async () => {
+          throw streamError;
+        },
+      },
+    });
+    const response = await request(gw.app).get('/v1/customers').set(auth());
+    expect(response.status).toBe(500);
+    const line = logger.lines.find((l) => l.msg === 'internal error') as ErrorLine | undefined;
+    expect(line!.err).toMatchObject({ type: 'Error', message: 'stream encoding should not be set' });
+    expect(String(line!.err.stack)).toContain('stream encoding should not be set');
+  });
+
+  it('logs a PostgreSQL error behind a 500 without the row values in its detail', async () => {
+    const logger = kitLogger();
+    const pgError = Object.assign(new Error('duplicate key value violates unique constraint "customers_email_key"'), {
+      code: '23505',
+      severity: 'ERROR',
+      constraint: 'customers_email_key',
+      table: 'customers',
+      detail: 'Key (email)=(ana.secret@example.com) already exists.',
+    });
+    const gw = buildGateway({
+      logger,
+      customers: {
+        listCustomers: async () => {
+          throw pgError;
+        },
+      },
+    });
+    await request(gw.app).get('/v1/customers').set(auth());
+    const line = logger.lines.find((l) => l.msg === 'internal error') as ErrorLine | undefined;
+    expect(line!.err).toMatchObject({ code: '23505', constraint: 'customers_email_key', table: 'customers' });
+    expect(JSON.stringify(logger.lines)).not.toContain('ana.secret@example.com');
   });
 });

@@ -39,7 +39,7 @@ describe('GET /v1/openapi.json', () => {
     const envelope = res.body.components.schemas.Error;
     expect(envelope.required).toEqual(['error']);
     expect(Object.keys(envelope.properties.error.properties).sort()).toEqual(
-      ['businessCode', 'code', 'declinedCode', 'details', 'key', 'message', 'type'].sort(),
+      ['businessCode', 'code', 'declinedCode', 'declined_code', 'details', 'key', 'message', 'type'].sort(),
     );
     expect(gw.settingsCalls).toHaveLength(0);
   });
@@ -90,7 +90,14 @@ describe('GET /v1/openapi.json', () => {
         .filter(([, op]) => op['x-sandbox-only'] === true)
         .map(([method]) => `${method} ${path}`),
     );
-    expect(sandboxOnly.sort()).toEqual(['patch /v1/charges/{id}/antifraud', 'post /v1/charges/{id}']);
+    expect(sandboxOnly.sort()).toEqual([
+      'patch /v1/charges/{id}/antifraud',
+      'post /v1/charges/{id}',
+      'post /v1/sellers/registration-reviews',
+      'post /v1/sellers/registration-reviews/{processId}/cancel',
+      'post /v1/sellers/registration-reviews/{processId}/requested-fields',
+      'post /v1/sellers/{id}/registration-reviews',
+    ]);
     for (const op of [paths['/v1/charges/{id}']!.post!, paths['/v1/charges/{id}/antifraud']!.patch!]) {
       expect(op.description).toMatch(/^Sandbox only|\n\nSandbox only/);
       expect(op.responses['404']).toBeDefined();

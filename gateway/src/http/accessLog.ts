@@ -4,11 +4,28 @@ import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import './context';
 
+/** Longest path or header value a log line carries; the caller decides how long they are, not how long our lines are. */
+export const LOGGED_VALUE_MAX = 256;
+
+function truncated(value: string): string {
+  return value.length > LOGGED_VALUE_MAX ? `${value.slice(0, LOGGED_VALUE_MAX)}…[${value.length - LOGGED_VALUE_MAX} more]` : value;
+}
+
 function pathOf(url: string | undefined): string {
   const value = url ?? '';
   const query = value.indexOf('?');
   // The query string can hold e-mails and document numbers (list filters), so only the path is logged.
-  return query === -1 ? value : value.slice(0, query);
+  return truncated(query === -1 ? value : value.slice(0, query));
+}
+
+function headersOf(headers: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') out[name] = truncated(value);
+    else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? truncated(v) : v));
+    else out[name] = value;
+  }
+  return out;
 }
 
 /**
@@ -37,7 +54,7 @@ export function accessLog(log: Logger): RequestHandler {
       req: (req: { raw: IncomingMessage; headers: Record<string, unknown> }) => ({
         method: req.raw.method,
         path: pathOf((req.raw as Request).originalUrl ?? req.raw.url),
-        headers: req.headers,
+        headers: headersOf(req.headers),
       }),
       res: (res: { raw: ServerResponse }) => ({ status: res.raw.statusCode }),
     },

@@ -1,15 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { SERVICES, type Scope } from '@platform/catalog';
 import { AppError, errors, systemClock, type CallMeta, type Clock } from '@platform/kit';
 import type { RequestHandler } from 'express';
 import type { SettingsClient } from '../clients';
 import type { AuthenticatedClient } from './context';
 import { routeNotFound } from './errors';
 
-/** The resources a public key can be scoped to, as route `resource` names. */
-export const RESOURCES = ['cards', 'charges', 'customers', 'flows', 'merchants', 'providers', 'settings', 'subscriptions', 'tokens', 'webhooks'] as const;
-export type Resource = (typeof RESOURCES)[number];
-/** Who may call a route: a client whose key reaches the resource, anyone, the operator, or a secret key only. */
-export type Access = Resource | 'public' | 'admin' | 'secretOnly';
+/** The resources a public key can be scoped to, as route `resource` names: every catalog service's scopes. */
+export const RESOURCES: readonly Scope[] = SERVICES.flatMap((s) => s.scopes as readonly Scope[]).sort();
+export type Resource = Scope;
+/**
+ * Who may call a route: a client whose key reaches the resource, anyone, the operator, a secret key only, or
+ * (`sessionKey`) the public key of the session named by the path's `{id}` (a client key reaching `sessions` too).
+ */
+export type Access = Resource | 'public' | 'admin' | 'secretOnly' | 'sessionKey';
 
 const MAX_CACHE_ENTRIES = 10_000;
 const MAX_CLIENT_ID_LENGTH = 128;
@@ -112,6 +116,35 @@ export function requireClient(authenticator: Authenticator, access: Resource | '
         ? new AppError('forbidden', 'This operation needs a secret API key', { key: 'secret_key_required' })
         : new AppError('forbidden', `This key does not reach ${access}`, { key: 'scope_not_allowed' });
     }
+    next();
+  };
+}
+
+/** Sessions' public keys carry this prefix; any other key is a client key. */
+export const SESSION_KEY_PREFIX = 'sk_session_';
+
+/** Answers whether a key is the public key of that session of that client (the sessions service knows). */
+export interface SessionKeyChecker {
+  check(input: { clientId: string; sessionId: string; key: string }, meta: CallMeta): Promise<boolean>;
+}
+
+/**
+ * A session's public key reaches that one session's `sessionKey` routes and nothing else: every other route asks
+ * settings, which knows no session key. A client key is checked as for the `sessions` resource.
+ */
+export function requireSessionKey(authenticator: Authenticator, checker: SessionKeyChecker | undefined): RequestHandler {
+  const asClient = requireClient(authenticator, 'sessions');
+  return async (req, res, next) => {
+    const clientId = req.get('x-client-id');
+    const apiKey = req.get('x-api-key');
+    if (!clientId || !apiKey || !apiKey.startsWith(SESSION_KEY_PREFIX)) {
+      await asClient(req, res, next);
+      return;
+    }
+    if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH || !checker) throw errors.unauthenticated();
+    const sessionId = String(req.params.id ?? '');
+    if (!(await checker.check({ clientId, sessionId, key: apiKey }, { requestId: req.requestId }))) throw errors.unauthenticated();
+    req.client = { clientId, environment: '', keyKind: 'session', keyId: sessionId, scopes: [] };
     next();
   };
 }

@@ -22,11 +22,42 @@ export interface UploadedFile {
   data: Buffer;
 }
 
+/** Nesting of a JSON body beyond which it is refused unparsed: far below what any parser or encoder on the way can take. */
+export const MAX_BODY_DEPTH = 32;
+
+const TOO_DEEP = 'entity.too.deep';
+
+/**
+ * The deepest nesting of objects and arrays in raw JSON bytes, stopping as soon as it passes `limit`: one pass,
+ * no recursion, strings skipped (brackets inside them do not count).
+ */
+export function jsonDepthExceeds(buf: Buffer, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < buf.length; i++) {
+    const byte = buf[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // a backslash escapes the next byte
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
+function checkDepth(_req: unknown, _res: unknown, buf: Buffer): void {
+  if (jsonDepthExceeds(buf, MAX_BODY_DEPTH)) throw Object.assign(new Error('JSON body nested too deeply'), { type: TOO_DEEP });
+}
+
 const MULTIPART_LIMITS = { fields: 30, fieldSize: 16 * 1024, fieldNameSize: 100, parts: 40 } as const;
 
 function fromBodyParser(error: unknown): unknown {
   const e = error as { type?: string; status?: number; expose?: boolean };
   switch (e?.type) {
+    case TOO_DEEP:
+      return new AppError('validation', `The JSON body is nested more than ${MAX_BODY_DEPTH} levels deep`, { key: 'body_too_deep' });
     case 'entity.parse.failed':
       return new AppError('validation', 'Malformed JSON body', { key: 'malformed_json' });
     case 'entity.too.large':
@@ -58,7 +89,7 @@ function fromMulter(error: unknown, file: FileField | undefined): unknown {
  * 415 before anything is read; a request without a body (or an empty one) leaves `req.body` undefined.
  */
 export function bodyReader(options: { consumes: readonly BodyKind[]; limit: string; file?: FileField }): RequestHandler {
-  const json = express.json({ limit: options.limit, strict: true });
+  const json = express.json({ limit: options.limit, strict: true, verify: checkDepth });
   const upload = options.file
     ? multer({
         storage: multer.memoryStorage(),

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import { AppError, type ErrorKind, type FieldViolation, type Logger } from '@platform/kit';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from '../openapi/zod';
 
 /** Failures of the HTTP layer itself: no service raises them, so they are not kit error kinds. */
-export type TransportKind = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type';
+export type TransportKind =
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'header_fields_too_large'
+  | 'rate_limited';
 export type HttpErrorKind = ErrorKind | TransportKind;
 
 export class TransportError extends Error {
@@ -36,14 +43,20 @@ export function httpErrorOf(kind: HttpErrorKind): { status: number; type: ErrorT
       return { status: 404, type: 'invalid_request_error' };
     case 'method_not_allowed':
       return { status: 405, type: 'invalid_request_error' };
+    case 'request_timeout':
+      return { status: 408, type: 'invalid_request_error' };
     case 'conflict':
       return { status: 409, type: 'invalid_request_error' };
     case 'payload_too_large':
       return { status: 413, type: 'invalid_request_error' };
     case 'unsupported_media_type':
       return { status: 415, type: 'invalid_request_error' };
+    case 'header_fields_too_large':
+      return { status: 431, type: 'invalid_request_error' };
     case 'business_rule':
       return { status: 422, type: 'invalid_request_error' };
+    case 'rate_limited':
+      return { status: 429, type: 'invalid_request_error' };
     case 'internal':
       return { status: 500, type: 'api_error' };
     case 'unavailable':
@@ -64,6 +77,7 @@ export const ErrorEnvelope = z
       key: z.string().optional().openapi({ description: 'Stable key for programmatic handling' }),
       businessCode: z.string().optional().openapi({ description: 'Business rule that refused the request (422)' }),
       declinedCode: z.string().optional().openapi({ description: 'Card decline reason (402)' }),
+      declined_code: z.string().optional().openapi({ description: 'The same as declinedCode, under the name client libraries read' }),
       details: z
         .array(z.object({ field: z.string().openapi({ example: 'document.number' }), message: z.string() }))
         .optional()
@@ -94,6 +108,10 @@ export function validationError(details: FieldViolation[], message = 'Invalid re
  * unexpected one becomes a 500 whose logId is in the error log line.
  */
 export function renderError(error: unknown, log: Logger, context: { requestId?: string }): RenderedError {
+  // express decodes path parameters before any handler runs, and throws URIError on a malformed %-escape.
+  if (error instanceof URIError) {
+    return renderError(new AppError('validation', 'Malformed percent-encoding in the path', { key: 'malformed_path' }), log, context);
+  }
   if (error instanceof TransportError) {
     const { status, type } = httpErrorOf(error.kind);
     return { status, headers: error.headers, body: { error: { type, code: status, message: error.message, key: error.kind } } };
@@ -111,7 +129,10 @@ export function renderError(error: unknown, log: Logger, context: { requestId?: 
   const body: ErrorBody = { type, code: status, message };
   if (appError.key) body.key = appError.key;
   if (appError.businessCode) body.businessCode = appError.businessCode;
-  if (appError.declinedCode) body.declinedCode = appError.declinedCode;
+  if (appError.declinedCode) {
+    body.declinedCode = appError.declinedCode;
+    body.declined_code = appError.declinedCode;
+  }
   if (appError.kind === 'validation' && appError.details?.length) {
     body.details = appError.details.map((d) => ({ field: d.field, message: d.message }));
   }
@@ -130,4 +151,43 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     }
     sendError(res, renderError(error, log, { requestId: req.requestId }));
   };
+}
+
+/**
+ * The answer to a request Node's HTTP parser refused before express saw it (bad bytes in the path or a header,
+ * headers over the size limit, a request that never finished), as raw HTTP/1.1 bytes in the error envelope;
+ * undefined when the connection is gone or nothing should be answered.
+ */
+export function clientErrorResponse(error: { code?: string }): { status: number; raw: string } | undefined {
+  let rendered: { status: number; type: ErrorType; message: string; key: string };
+  switch (error.code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return undefined;
+    case 'HPE_HEADER_OVERFLOW': {
+      const { status, type } = httpErrorOf('header_fields_too_large');
+      rendered = { status, type, message: 'The request headers are too large', key: 'header_fields_too_large' };
+      break;
+    }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'HPE_HEADERS_TIMEOUT': {
+      const { status, type } = httpErrorOf('request_timeout');
+      rendered = { status, type, message: 'The request was not received in time', key: 'request_timeout' };
+      break;
+    }
+    default: {
+      const { status, type } = httpErrorOf('validation');
+      rendered = { status, type, message: 'Malformed HTTP request', key: 'malformed_request' };
+    }
+  }
+  const { status, ...rest } = rendered;
+  const body = JSON.stringify({ error: { type: rest.type, code: status, message: rest.message, key: rest.key } });
+  const raw =
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
+    'Connection: close\r\n\r\n' +
+    body;
+  return { status, raw };
 }

@@ -1,40 +1,48 @@
-import { AppError } from '@platform/kit';
 import { z } from '../openapi/zod';
 import { requiredOr } from './validation';
 
-/** RFC 3339 in UTC with milliseconds, or null when the upstream left the timestamp unset. */
-export function timestampOrNull(value: Date | undefined): string | null {
-  return value ? value.toISOString() : null;
-}
-
-/** Optional text is null in answers when the upstream has no value (proto3 sends an empty string). */
-export function textOrNull(value: string | undefined): string | null {
-  return value === undefined || value === '' ? null : value;
-}
+/** The answer helpers live with the public shapes; kept here for the gateway's own mappers. */
+export { numberOrNull, objectOrNull, requiredTimestamp, textOrNull, timestampOrNull } from '@platform/api-model';
 
 /** Empty strings in a request mean "not given". */
 export function blankToUndefined(value: unknown): unknown {
   return value === '' ? undefined : value;
 }
 
-/** A timestamp every stored record has; its absence is an upstream contract bug, so it fails as internal. */
-export function requiredTimestamp(value: Date | undefined, field: string): string {
-  if (!value) throw new AppError('internal', `upstream answer without ${field}`);
-  return value.toISOString();
+/**
+ * Limits of a free-form object, far below what any hop can choke on (JSON parse, google.protobuf.Struct encode and
+ * decode, which stop at 100 levels, JSONB): the object itself is level 1.
+ */
+export const JSON_OBJECT_LIMITS = { depth: 8, keys: 1_000, bytes: 16 * 1024 } as const;
+
+/** Why a free-form value is over the limits, or undefined. Iterative: a deep value cannot exhaust the stack. */
+export function jsonObjectProblem(value: unknown): string | undefined {
+  const { depth: maxDepth, keys: maxKeys, bytes: maxBytes } = JSON_OBJECT_LIMITS;
+  let keys = 0;
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > maxDepth) return `must not be nested more than ${maxDepth} levels deep`;
+    const children = Array.isArray(item.value) ? item.value : Object.values(item.value as Record<string, unknown>);
+    if (!Array.isArray(item.value)) keys += children.length;
+    if (keys > maxKeys) return `must have at most ${maxKeys} keys`;
+    for (const child of children) stack.push({ value: child, depth: item.depth + 1 });
+  }
+  if (Buffer.byteLength(JSON.stringify(value)) > maxBytes) return `must be at most ${maxBytes} bytes as JSON`;
+  return undefined;
 }
 
-/** Optional numbers are null in answers when the upstream left them unset. */
-export function numberOrNull(value: number | undefined): number | null {
-  return value === undefined ? null : value;
-}
-
-/** A free-form JSON object of an answer (a google.protobuf.Struct upstream), or null when unset. */
-export function objectOrNull(value: { [key: string]: unknown } | undefined): Record<string, unknown> | null {
-  return value ?? null;
-}
-
-/** A free-form JSON object of a request, carried upstream as a google.protobuf.Struct. */
-export const JsonObject = z.record(z.string(), z.unknown(), { error: requiredOr('must be an object') });
+/** A free-form JSON object of a request, carried upstream as a google.protobuf.Struct; bounded in depth and size. */
+export const JsonObject = z
+  .record(z.string(), z.unknown(), { error: requiredOr('must be an object') })
+  .superRefine((value, ctx) => {
+    const problem = jsonObjectProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .openapi({
+    description: `Free-form; at most ${JSON_OBJECT_LIMITS.depth} levels deep, ${JSON_OBJECT_LIMITS.keys} keys and ${JSON_OBJECT_LIMITS.bytes} bytes as JSON`,
+  });
 
 /** A free-form JSON object of an answer. */
 export const JsonObjectOut = z.record(z.string(), z.unknown());

@@ -1,6 +1,7 @@
 import type { common } from '@platform/contracts';
 import { AppError, type PageMeta } from '@platform/kit';
 import { z } from '../openapi/zod';
+import { queryInt32 } from './fields';
 
 const direction = z
   .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['ASC', 'DESC'], { error: 'must be asc or desc' }))
@@ -8,15 +9,11 @@ const direction = z
 
 /** Query parameters of every list: page, limit and the direction (newest first unless asked otherwise). */
 export const paginationQuery = z.object({
-  page: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
+  page: queryInt32()
     .min(1, 'must be at least 1')
     .default(1)
     .openapi({ description: 'Page number, from 1' }),
-  limit: z.coerce
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
+  limit: queryInt32()
     .min(1, 'must be at least 1')
     .max(100, 'must be at most 100')
     .default(10)

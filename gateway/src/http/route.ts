@@ -1,11 +1,12 @@
 import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { z } from '../openapi/zod';
-import { requireAdmin, requireClient, type Access, type Authenticator } from './auth';
+import { requireAdmin, requireClient, requireSessionKey, type Access, type Authenticator, type SessionKeyChecker } from './auth';
 import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
 import type { AuthenticatedClient } from './context';
 import { routeNotFound, TransportError, validationError } from './errors';
-import { parsePart } from './validation';
+import type { RateLimits } from './rateLimit';
+import { parsePart, textViolations } from './validation';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -136,11 +137,15 @@ export function defineRoute<
   return spec as unknown as RouteDefinition;
 }
 
+/** Visible ASCII only: the key travels upstream as gRPC metadata, whose values cannot hold anything else. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
 const idempotencyHeaders = z.object({
   'x-idempotency-key': z
     .string()
     .min(1, 'must not be empty')
     .max(255, 'must be at most 255 characters')
+    .regex(/^[\x21-\x7E]*$/, 'must be visible ASCII characters (0x21 to 0x7E)')
     .optional()
     .openapi({ description: 'Makes a retried POST safe: the first answer is replayed for 24 h' }),
 });
@@ -166,8 +171,12 @@ export function pathPattern(path: string): RegExp {
 
 export interface RouteGuards {
   authenticator: Authenticator;
+  /** Checks the keys of `sessionKey` routes; without it, only client keys reach them. */
+  sessionKeys?: SessionKeyChecker;
   adminToken: string;
   bodyLimit: string;
+  /** Per-client limits around the guard; none when absent. */
+  rateLimits?: RateLimits;
 }
 
 function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | undefined {
@@ -177,6 +186,8 @@ function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | 
       return undefined;
     case 'admin':
       return requireAdmin(guards.adminToken);
+    case 'sessionKey':
+      return requireSessionKey(guards.authenticator, guards.sessionKeys);
     default:
       return requireClient(guards.authenticator, access, { sandboxOnly: route.sandboxOnly });
   }
@@ -200,13 +211,22 @@ function handlerOf(route: RouteDefinition): RequestHandler {
   const headers = headerSchema(route);
   return async (req: Request, res: Response) => {
     const violations: FieldViolation[] = [];
-    const params = route.params ? parsePart(route.params, req.params, 'params', violations) : undefined;
-    const query = route.query ? parsePart(route.query, req.query, 'query', violations) : undefined;
-    const headerValues = headers ? parsePart(headers, req.headers, 'headers', violations) : undefined;
+    // Text no column can hold is named first, once per field; the schemas then name what else is wrong.
+    textViolations(req.params, 'params', violations);
+    if (route.query) textViolations(req.query, 'query', violations);
+    if (headers) for (const name of Object.keys(headers.shape)) textViolations(req.headers[name], name, violations);
+    if (route.body) textViolations(req.body, 'body', violations);
+    const refused = new Set(violations.map((v) => v.field));
+    const schemaViolations: FieldViolation[] = [];
+    const params = route.params ? parsePart(route.params, req.params, 'params', schemaViolations) : undefined;
+    const query = route.query ? parsePart(route.query, req.query, 'query', schemaViolations) : undefined;
+    const headerValues = headers ? parsePart(headers, req.headers, 'headers', schemaViolations) : undefined;
     // A route that takes a body and got none validates an empty object, so each required field is named.
-    const body = route.body ? parsePart(route.body, req.body ?? {}, 'body', violations) : undefined;
-    const file = uploadedFile(req, route.file, violations);
+    const body = route.body ? parsePart(route.body, req.body ?? {}, 'body', schemaViolations) : undefined;
+    const file = uploadedFile(req, route.file, schemaViolations);
+    violations.push(...schemaViolations.filter((v) => !refused.has(v.field)));
     if (violations.length > 0) throw validationError(violations);
+    const idempotencyKey = (headerValues as { 'x-idempotency-key'?: string } | undefined)?.['x-idempotency-key'];
     const context: ErasedContext = {
       params,
       query,
@@ -214,7 +234,8 @@ function handlerOf(route: RouteDefinition): RequestHandler {
       body,
       file,
       client: req.client,
-      call: { requestId: req.requestId, idempotencyKey: (headerValues as { 'x-idempotency-key'?: string } | undefined)?.['x-idempotency-key'] },
+      // Checked again here: grpc-js throws on a metadata value it cannot send, and that must never be a 500.
+      call: { requestId: req.requestId, idempotencyKey: idempotencyKey !== undefined && IDEMPOTENCY_KEY.test(idempotencyKey) ? idempotencyKey : undefined },
     };
     send(res, route.response, await route.handler(context));
   };
@@ -225,7 +246,8 @@ export function mountRoutes(app: Express, routes: readonly RouteDefinition[], gu
   for (const route of routes) {
     const chain: RequestHandler[] = [];
     const guard = guardOf(route, guards);
-    if (guard) chain.push(guard);
+    if (guards.rateLimits) chain.push(...guards.rateLimits.around(route.resource, guard));
+    else if (guard) chain.push(guard);
     if (route.body) chain.push(bodyReader({ consumes: route.consumes ?? ['json'], limit: guards.bodyLimit, file: route.file }));
     chain.push(handlerOf(route));
     app[route.method](expressPath(route.path), ...chain);

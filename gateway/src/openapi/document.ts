@@ -14,6 +14,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Body or file too large',
   415: 'Unsupported Content-Type',
   422: 'A business rule refused the request',
+  429: 'Too many requests: the client (or, without credentials, the address) is over its rate limit; see Retry-After',
   500: 'Internal error, with a logId',
   503: 'A platform service is unavailable',
 };
@@ -21,7 +22,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const SANDBOX_NOTE = 'Sandbox only: a client whose environment is not `sandbox` gets 404 `route_not_found`, as for an unknown route.';
 
 function errorStatuses(route: RouteDefinition): number[] {
-  const statuses = new Set<number>([500, 503, ...(route.errors ?? [])]);
+  const statuses = new Set<number>([429, 500, 503, ...(route.errors ?? [])]);
   if (route.params || route.query || route.headers || route.body || route.method === 'post') statuses.add(400);
   if (route.resource !== 'public') statuses.add(401);
   if (route.resource !== 'public' && route.resource !== 'admin') statuses.add(403);
@@ -52,6 +53,8 @@ function accessNote(access: Access): string | undefined {
       return 'Operator route: X-Admin-Token.';
     case 'secretOnly':
       return 'Needs a secret API key; public keys are refused with 403.';
+    case 'sessionKey':
+      return "X-Api-Key: the session's `publicKey` (it reaches this session only), or a client key reaching `sessions`.";
     default:
       return `Public keys need the scope \`${access}\` (or \`*\`).`;
   }

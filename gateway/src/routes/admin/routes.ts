@@ -1,6 +1,6 @@
+import { toClientJson, toCreatedApiKeyJson, toCreatedClientJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toClientJson, toCreatedApiKeyJson, toCreatedClientJson } from './mapping';
 import {
   ApiKeyParams,
   ClientParams,

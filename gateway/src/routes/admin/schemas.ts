@@ -1,11 +1,12 @@
+import { CLIENT_ENVIRONMENTS, CLIENT_LIMITS } from '@platform/api-model';
 import { z } from '../../openapi/zod';
 
-const name = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const name = z.string().min(1, 'must not be empty').max(CLIENT_LIMITS.nameMaxLength, `must be at most ${CLIENT_LIMITS.nameMaxLength} characters`);
 
 export const CreateClientBody = z
   .object({
     name,
-    environment: z.enum(['sandbox', 'live'], { error: 'must be sandbox or live' }),
+    environment: z.enum(CLIENT_ENVIRONMENTS, { error: `must be ${CLIENT_ENVIRONMENTS.join(' or ')}` }),
     prepaymentEnabled: z.boolean().optional(),
   })
   .openapi('CreateClientRequest');
@@ -50,7 +51,3 @@ export const CreatedApiKeySchema = z
     createdAt: z.iso.datetime(),
   })
   .openapi('CreatedApiKey');
-
-export type ClientJson = z.infer<typeof ClientSchema>;
-export type CreatedClientJson = z.infer<typeof CreatedClientSchema>;
-export type CreatedApiKeyJson = z.infer<typeof CreatedApiKeySchema>;

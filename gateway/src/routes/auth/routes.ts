@@ -1,6 +1,6 @@
+import { toClientTokenJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toClientTokenJson } from './mapping';
 import { ClientTokenSchema, CreateClientTokenBody } from './schemas';
 
 export function authRoutes({ settings }: { settings: SettingsClient }): RouteDefinition[] {

@@ -1,13 +1,18 @@
+import { ALL_SCOPES, CLIENT_TOKEN_LIMITS, SCOPE_RESOURCES } from '@platform/api-model';
 import { z } from '../../openapi/zod';
 
 export const CreateClientTokenBody = z
   .object({
     scope: z
-      .array(z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters'))
+      .array(z.enum([ALL_SCOPES, ...SCOPE_RESOURCES], { error: `must be "${ALL_SCOPES}" or one of ${SCOPE_RESOURCES.join(', ')}` }))
       .min(1, 'must name at least one scope')
-      .max(32, 'must name at most 32 scopes')
-      .openapi({ description: '"*" or resource names: tokens, cards, charges, customers, sessions, webhooks, ...', example: ['customers'] }),
-    expires: z.int('must be a whole number of seconds').min(0, 'must be 0 (never) or more').openapi({ description: 'Lifetime in seconds; 0 = never expires', example: 600 }),
+      .max(CLIENT_TOKEN_LIMITS.maxScopes, `must name at most ${CLIENT_TOKEN_LIMITS.maxScopes} scopes`)
+      .openapi({ description: '"*" or resource names', example: ['customers'] }),
+    expires: z
+      .int('must be a whole number of seconds')
+      .min(0, 'must be 0 (never) or more')
+      .max(CLIENT_TOKEN_LIMITS.maxLifetimeSeconds, `must be at most ${CLIENT_TOKEN_LIMITS.maxLifetimeSeconds} seconds`)
+      .openapi({ description: 'Lifetime in seconds; 0 = never expires', example: 600 }),
   })
   .openapi('CreateClientTokenRequest');
 
@@ -22,5 +27,3 @@ export const ClientTokenSchema = z
     expiresAt: z.iso.datetime().nullable().openapi({ description: 'null when the key never expires' }),
   })
   .openapi('ClientToken');
-
-export type ClientTokenJson = z.infer<typeof ClientTokenSchema>;

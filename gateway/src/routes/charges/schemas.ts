@@ -1,3 +1,5 @@
+import { CHARGE_LIMITS, CHARGE_STATUSES } from '@platform/api-model';
+import { amount, int32, queryAmount, queryFlag } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -7,17 +9,7 @@ import { CardInput } from '../tokens/schemas';
 export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
 export const SOURCE_TYPES = ['card', 'token', 'customer', 'wallet'] as const;
 export const RECURRENCES = ['initial', 'subsequent', 'unscheduled'] as const;
-export const CHARGE_STATUSES = [
-  'pending',
-  'pre_authorized',
-  'authorized',
-  'failed',
-  'canceled',
-  'voided',
-  'charged_back',
-  'refund_pending',
-  'capture_pending',
-] as const;
+export { CHARGE_STATUSES };
 export const SANDBOX_CHARGE_STATUSES = ['authorized', 'voided', 'charged_back', 'refund_pending', 'failed'] as const;
 export const ANTIFRAUD_STATUSES = ['approved', 'reproved', 'failed'] as const;
 
@@ -25,8 +17,11 @@ const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
 const id = text(200).min(1, 'must not be empty');
 const flag = z.boolean({ error: requiredOr('must be true or false') });
-const minorUnits = z.int({ error: requiredOr('must be a whole number of minor units') }).min(1, 'must be at least 1');
-const installments = z.int({ error: requiredOr('must be a whole number') }).min(1, 'must be at least 1');
+const minorUnits = amount().min(1, 'must be at least 1');
+const installments = z
+  .int({ error: requiredOr('must be a whole number') })
+  .min(1, 'must be at least 1')
+  .max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`);
 const recurrence = z.enum(RECURRENCES, { error: requiredOr(oneOf(RECURRENCES)) }).openapi({ description: 'Provider recurrence of a card payment' });
 // CVVs are validated by the vault; the messages here never quote what was sent.
 const cardCvv = text(8).min(1, 'must not be empty');
@@ -53,8 +48,7 @@ const DebitMethod = z.object({ paymentType: z.literal('debit'), recurrence: recu
 const PixMethod = z
   .object({
     paymentType: z.literal('pix'),
-    expiresIn: z
-      .int({ error: requiredOr('must be a whole number of seconds') })
+    expiresIn: int32('must be a whole number of seconds')
       .min(1, 'must be at least 1')
       .openapi({ description: 'Seconds until the QR code expires' }),
     installments: installments.optional().openapi({ description: 'Installment Pix' }),
@@ -114,8 +108,7 @@ export const PaymentSourceInput = z
 export const SplitRuleInput = z
   .object({
     sellerId: id,
-    percentage: z
-      .int({ error: requiredOr('must be a whole number of basis points') })
+    percentage: int32('must be a whole number of basis points')
       .min(1, 'must be at least 1')
       .max(10_000, 'must be at most 10000')
       .optional()
@@ -141,9 +134,9 @@ export const CreateChargeBody = z
       .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
       .default('BRL')
       .openapi({ example: 'BRL' }),
-    orderId: text(255).optional(),
-    statementDescriptor: text(255).optional(),
-    description: text(1000).optional(),
+    orderId: text(CHARGE_LIMITS.orderIdMaxLength).optional(),
+    statementDescriptor: text(CHARGE_LIMITS.statementDescriptorMaxLength).optional(),
+    description: text(CHARGE_LIMITS.descriptionMaxLength).optional(),
     capture: flag.default(true).openapi({ description: 'false only authorizes (pre_authorized); capture later' }),
     customerId: id.optional(),
     paymentMethod: PaymentMethodInput,
@@ -224,12 +217,14 @@ export const ListChargesQuery = paginationQuery.extend({
   id: filter,
   sessionId: filter,
   status: commaJoined(CHARGE_STATUSES).optional(),
-  paymentType: z.enum(PAYMENT_TYPES, { error: oneOf(PAYMENT_TYPES) }).optional(),
+  paymentType: commaJoined(PAYMENT_TYPES).optional().openapi({ description: 'One or more payment types, comma-joined', example: 'credit,pix' }),
   orderId: filter,
   created: z.string().refine(isInstantOrDay, instantOrDayMessage).optional().openapi({ description: 'A day (YYYY-MM-DD) or an instant' }),
   'created.gt': instant.openapi({ description: 'Created after this instant' }),
   'created.lt': instant.openapi({ description: 'Created before this instant' }),
-  providerType: filter.openapi({ example: 'SANDBOX' }),
+  providerType: filter.openapi({ description: 'One or more provider types, comma-joined', example: 'SANDBOX' }),
+  originalAmount: queryAmount().optional().openapi({ description: 'Charges of exactly this original amount (minor units)' }),
+  splitRules: queryFlag().optional().openapi({ description: 'true: only charges with split rules; false: only charges without' }),
 });
 
 export const ChargeParams = z.object({ id: z.string().min(1).max(200) });

@@ -1,31 +1,7 @@
+import { ADDRESS_FIELDS } from '@platform/api-model';
 import type { customers } from '@platform/contracts';
-import { requiredTimestamp, textOrNull } from '../../http/json';
 import { toPageRequest } from '../../http/pagination';
-import {
-  ADDRESS_FIELDS,
-  type CustomerCardJson,
-  type CreateCustomerInput, type CustomerJson, type ListCustomersInput, type UpdateCustomerInput } from './schemas';
-
-type AddressJson = NonNullable<CustomerJson['address']>;
-
-function toAddressJson(address: customers.Address | undefined): AddressJson | null {
-  if (!address || ADDRESS_FIELDS.every((f) => !address[f])) return null;
-  return Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, textOrNull(address[f])])) as AddressJson;
-}
-
-export function toCustomerJson(customer: customers.Customer): CustomerJson {
-  return {
-    id: customer.id,
-    clientId: customer.clientId,
-    name: customer.name,
-    email: customer.email,
-    phoneNumber: textOrNull(customer.phoneNumber),
-    document: customer.document ? { type: customer.document.type, number: customer.document.number, country: customer.document.country } : null,
-    address: toAddressJson(customer.address),
-    createdAt: requiredTimestamp(customer.createdAt, 'createdAt'),
-    updatedAt: requiredTimestamp(customer.updatedAt, 'updatedAt'),
-  };
-}
+import type { CreateCustomerInput, ListCustomersInput, UpdateCustomerInput } from './schemas';
 
 /** Only the fields of the schema travel: unknown JSON fields were already stripped by zod. */
 function toAddress(input: Partial<Record<(typeof ADDRESS_FIELDS)[number], string | null | undefined>> | undefined): customers.Address | undefined {
@@ -63,22 +39,5 @@ export function toListCustomersRequest(clientId: string, query: ListCustomersInp
     documentType: query['document.type'],
     documentNumber: query['document.number'],
     email: query.email,
-  };
-}
-
-export function toCustomerCardJson(card: customers.CustomerCard): CustomerCardJson {
-  return {
-    id: card.id,
-    status: card.status,
-    brand: card.brand,
-    cardHolderName: card.cardHolderName,
-    first6digits: card.first6digits,
-    last4digits: card.last4digits,
-    expirationMonth: card.expirationMonth,
-    expirationYear: card.expirationYear,
-    fingerprint: card.fingerprint,
-    cvvChecked: card.cvvChecked,
-    createdAt: requiredTimestamp(card.createdAt, 'createdAt'),
-    linkedAt: requiredTimestamp(card.linkedAt, 'linkedAt'),
   };
 }

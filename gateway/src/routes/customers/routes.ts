@@ -1,7 +1,8 @@
+import { toCustomerCardJson, toCustomerJson } from '@platform/api-model';
 import type { CustomersClient } from '../../clients';
 import { toList, toPageRequest } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toCreateCustomerRequest, toCustomerCardJson, toCustomerJson, toListCustomersRequest, toUpdateCustomerRequest } from './mapping';
+import { toCreateCustomerRequest, toListCustomersRequest, toUpdateCustomerRequest } from './mapping';
 import {
   AddCustomerCardBody,
   CreateCustomerBody,

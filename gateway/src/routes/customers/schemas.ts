@@ -1,12 +1,10 @@
+import { ADDRESS_FIELDS, CUSTOMER_LIMITS, DOCUMENT_TYPES, type AddressField } from '@platform/api-model';
 import { paginationQuery, listSchema } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
 const required = (max: number) => z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const addressValue = z.string().max(200, 'must be at most 200 characters');
-
-export const ADDRESS_FIELDS = ['country', 'state', 'city', 'district', 'zipCode', 'street', 'streetNumber', 'complement'] as const;
-type AddressField = (typeof ADDRESS_FIELDS)[number];
+const addressValue = z.string().max(CUSTOMER_LIMITS.addressFieldMaxLength, `must be at most ${CUSTOMER_LIMITS.addressFieldMaxLength} characters`);
 
 function addressOf<S extends z.ZodType>(value: S) {
   return z.object(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, value])) as Record<AddressField, S>);
@@ -17,19 +15,25 @@ export const AddressPatch = addressOf(
   addressValue.nullable().optional().openapi({ description: 'A string sets the field, null or "" clears it, absent keeps it' }),
 ).openapi('AddressPatch');
 
+const phoneNumber = z
+  .string()
+  .min(CUSTOMER_LIMITS.phoneNumberMinLength, `must be at least ${CUSTOMER_LIMITS.phoneNumberMinLength} characters`)
+  .max(CUSTOMER_LIMITS.phoneNumberMaxLength, `must be at most ${CUSTOMER_LIMITS.phoneNumberMaxLength} characters`)
+  .openapi({ description: 'Digits, spaces and + ( ) -', example: '+55 11 98888-7777' });
+
 export const DocumentInput = z
   .object({
-    type: required(20).openapi({ example: 'cpf' }),
-    number: required(40).openapi({ example: '12345678909' }),
+    type: required(20).openapi({ example: 'cpf', description: `One of ${DOCUMENT_TYPES.join(', ')}` }),
+    number: required(CUSTOMER_LIMITS.documentNumberMaxLength).openapi({ example: '12345678909', description: 'Separators (. - / and spaces) are ignored' }),
     country: z.string().max(64, 'must be at most 64 characters').optional().openapi({ example: 'BR', description: 'BR when absent' }),
   })
   .openapi('DocumentInput');
 
 export const CreateCustomerBody = z
   .object({
-    name: required(200),
-    email: z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters'),
-    phoneNumber: required(40),
+    name: required(CUSTOMER_LIMITS.nameMaxLength),
+    email: z.email('must be a valid e-mail address').max(CUSTOMER_LIMITS.emailMaxLength, `must be at most ${CUSTOMER_LIMITS.emailMaxLength} characters`),
+    phoneNumber: phoneNumber,
     document: DocumentInput,
     address: AddressInput.optional(),
   })
@@ -37,8 +41,8 @@ export const CreateCustomerBody = z
 
 export const UpdateCustomerBody = z
   .object({
-    name: required(200).optional(),
-    phoneNumber: required(40).optional(),
+    name: required(CUSTOMER_LIMITS.nameMaxLength).optional(),
+    phoneNumber: phoneNumber.optional(),
     address: AddressPatch.optional(),
   })
   .openapi('UpdateCustomerRequest');
@@ -80,7 +84,6 @@ export const CustomerSchema = z
 
 export const CustomerListSchema = listSchema(CustomerSchema, 'CustomerList');
 
-export type CustomerJson = z.infer<typeof CustomerSchema>;
 export type CreateCustomerInput = z.infer<typeof CreateCustomerBody>;
 export type UpdateCustomerInput = z.infer<typeof UpdateCustomerBody>;
 export type ListCustomersInput = z.infer<typeof ListCustomersQuery>;
@@ -113,4 +116,3 @@ export const CustomerCardSchema = z
 export const CustomerCardListSchema = listSchema(CustomerCardSchema, 'CustomerCardList');
 
 export type AddCustomerCardInput = z.infer<typeof AddCustomerCardBody>;
-export type CustomerCardJson = z.infer<typeof CustomerCardSchema>;

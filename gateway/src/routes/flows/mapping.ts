@@ -1,30 +1,8 @@
 import type { payments } from '@platform/contracts';
-import { numberOrNull, requiredTimestamp, textOrNull } from '../../http/json';
 import { toPageRequest } from '../../http/pagination';
-import type { CreateFlowInput, FlowJson, ListFlowsInput, ReplaceFlowInput } from './schemas';
+import type { CreateFlowInput, ListFlowsInput, ReplaceFlowInput } from './schemas';
 
-export function toFlowJson(flow: payments.Flow): FlowJson {
-  return {
-    id: flow.id,
-    clientId: flow.clientId,
-    merchantId: flow.merchantId,
-    name: textOrNull(flow.name),
-    paymentMethod: flow.paymentMethod,
-    rules: flow.rules.map((rule) => ({
-      when: {
-        amountGte: numberOrNull(rule.when?.amountGte),
-        amountLte: numberOrNull(rule.when?.amountLte),
-        cardBrand: textOrNull(rule.when?.cardBrand),
-        installmentsGte: numberOrNull(rule.when?.installmentsGte),
-        currency: textOrNull(rule.when?.currency),
-      },
-      route: rule.route,
-    })),
-    defaultRoute: flow.defaultRoute,
-    createdAt: requiredTimestamp(flow.createdAt, 'createdAt'),
-    updatedAt: requiredTimestamp(flow.updatedAt, 'updatedAt'),
-  };
-}
+export { toFlowJson } from '@platform/api-model';
 
 function toFlowRules(rules: ReplaceFlowInput['rules']): payments.FlowRule[] {
   return rules.map((rule) => ({

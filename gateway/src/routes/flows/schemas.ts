@@ -1,3 +1,5 @@
+import { CHARGE_LIMITS } from '@platform/api-model';
+import { amount as minorUnits, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -7,14 +9,17 @@ export const FLOW_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'vouche
 const arrayOf = <T extends z.ZodType>(item: T) => z.array(item, { error: requiredOr('must be an array') });
 const id = z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const route = arrayOf(id).max(20, 'must name at most 20 providers').openapi({ description: 'Provider ids, tried in this order' });
-const amount = z.int({ error: requiredOr('must be a whole number') }).min(0, 'must be at least 0');
+const amount = minorUnits('must be a whole number').min(0, 'must be at least 0');
 
 export const FlowConditionInput = z
   .object({
     amountGte: amount.optional().openapi({ description: 'Minor units' }),
     amountLte: amount.optional().openapi({ description: 'Minor units' }),
     cardBrand: z.string({ error: requiredOr('must be a string') }).max(32, 'must be at most 32 characters').optional().openapi({ example: 'visa' }),
-    installmentsGte: z.int({ error: requiredOr('must be a whole number') }).min(1, 'must be at least 1').optional(),
+    installmentsGte: int32()
+      .min(1, 'must be at least 1')
+      .max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`)
+      .optional(),
     currency: z.string({ error: requiredOr('must be a string') }).max(3, 'must be an ISO 4217 code').optional().openapi({ example: 'BRL' }),
   })
   .openapi('FlowCondition', { description: 'Every condition given must hold; none given matches every charge' });

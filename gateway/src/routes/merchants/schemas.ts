@@ -1,4 +1,6 @@
-import { JsonObject, JsonObjectOut } from '../../http/json';
+import { CHARGE_LIMITS, MERCHANT_LIMITS } from '@platform/api-model';
+import { int32, amount } from '../../http/fields';
+import { JsonObject, JsonObjectOut, jsonObjectProblem } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -8,7 +10,8 @@ export const FEE_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher
 
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
 const required = (max: number) => text(max).min(1, 'must not be empty');
-const wholeNumber = () => z.int({ error: requiredOr('must be a whole number') });
+const wholeNumber = () => int32();
+const priority = () => wholeNumber().min(1, 'must be at least 1').max(MERCHANT_LIMITS.providerPriorityMax, `must be at most ${MERCHANT_LIMITS.providerPriorityMax}`);
 
 // Some integrators send the merchant category code as a number; it is a code, so it travels as text.
 const mcc = z
@@ -20,12 +23,16 @@ export const CredentialsInput = z
   .looseObject({
     type: z.enum(CREDENTIAL_TYPES, { error: requiredOr(`must be one of ${CREDENTIAL_TYPES.join(', ')}`) }),
   })
+  .superRefine((value, ctx) => {
+    const problem = jsonObjectProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
   .openapi('ProviderCredentialsInput', { description: 'type plus the secret fields of that provider (never returned)' });
 
 export const ProviderInput = z
   .object({
     name: required(100).openapi({ example: 'sandbox-primary' }),
-    priority: wholeNumber().min(1, 'must be at least 1').openapi({ description: '1 is tried first', example: 1 }),
+    priority: priority().openapi({ description: '1 is tried first', example: 1 }),
     credentials: CredentialsInput,
     options: JsonObject.optional(),
   })
@@ -53,7 +60,7 @@ export const UpdateMerchantBody = z
 export const UpdateProviderBody = z
   .object({
     name: required(100).optional(),
-    priority: wholeNumber().min(1, 'must be at least 1').optional(),
+    priority: priority().optional(),
     credentials: CredentialsInput.optional().openapi({ description: 'Replaces the stored credentials as a whole' }),
     options: JsonObject.optional(),
   })
@@ -61,10 +68,13 @@ export const UpdateProviderBody = z
 
 export const PlatformFeeRuleInput = z
   .object({
-    percentage: wholeNumber().min(0, 'must be at least 0').optional().openapi({ description: 'Basis points of the amount (100 = 1%)' }),
-    fixedAmount: wholeNumber().min(0, 'must be at least 0').optional().openapi({ description: 'Minor units' }),
+    percentage: wholeNumber()
+      .min(0, 'must be at least 0')
+      .max(MERCHANT_LIMITS.feePercentageMax, `must be at most ${MERCHANT_LIMITS.feePercentageMax} (basis points)`)
+      .optional().openapi({ description: 'Basis points of the amount (100 = 1%)' }),
+    fixedAmount: amount().min(0, 'must be at least 0').optional().openapi({ description: 'Minor units' }),
     paymentMethod: z.enum(FEE_PAYMENT_METHODS, { error: requiredOr(`must be one of ${FEE_PAYMENT_METHODS.join(', ')}`) }),
-    installment: wholeNumber().min(1, 'must be at least 1').optional(),
+    installment: wholeNumber().min(1, 'must be at least 1').max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`).optional(),
   })
   .openapi('PlatformFeeRuleInput');
 

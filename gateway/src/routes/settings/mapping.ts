@@ -1,29 +1,6 @@
 import type { settings } from '@platform/contracts';
 import type { UploadedFile } from '../../http/body';
-import { requiredTimestamp, textOrNull } from '../../http/json';
-import type { LinkSettingsInput, LinkSettingsJson } from './schemas';
-
-export function logoUrl(publicUrl: string, logoId: string): string {
-  return `${publicUrl}/v1/settings/logos/${encodeURIComponent(logoId)}`;
-}
-
-export function toLinkSettingsJson(value: settings.LinkSettings, publicUrl: string): LinkSettingsJson {
-  return {
-    id: value.id,
-    clientId: value.clientId,
-    merchantId: textOrNull(value.merchantId),
-    mainColor: textOrNull(value.mainColor),
-    secondaryColor: textOrNull(value.secondaryColor),
-    attentionColor: textOrNull(value.attentionColor),
-    errorColor: textOrNull(value.errorColor),
-    successColor: textOrNull(value.successColor),
-    backgroundColor: textOrNull(value.backgroundColor),
-    companyUrl: textOrNull(value.companyUrl),
-    logo: value.logoId ? logoUrl(publicUrl, value.logoId) : null,
-    createdAt: requiredTimestamp(value.createdAt, 'createdAt'),
-    updatedAt: requiredTimestamp(value.updatedAt, 'updatedAt'),
-  };
-}
+import type { LinkSettingsInput } from './schemas';
 
 /** The write request, for the exact scope: the merchant in X-Merchant-Id, else the client default. */
 export function toLinkSettingsWrite(

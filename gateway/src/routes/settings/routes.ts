@@ -1,7 +1,8 @@
+import { LINK_SETTINGS_LIMITS, LOGO_CONTENT_TYPES, toLinkSettingsJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toLinkSettingsJson, toLinkSettingsWrite } from './mapping';
-import { LinkSettingsBody, LinkSettingsSchema, LOGO_CONTENT_TYPES, LogoParams, MAX_LOGO_BYTES, MerchantHeaders } from './schemas';
+import { toLinkSettingsWrite } from './mapping';
+import { LinkSettingsBody, LinkSettingsSchema, LogoParams, MerchantHeaders } from './schemas';
 
 const tags = ['Payment-link settings'];
 
@@ -13,7 +14,7 @@ export const LOGO_HEADERS = {
   'Cache-Control': 'public, max-age=31536000, immutable',
 } as const;
 
-const logoFile = { field: 'logo', maxBytes: MAX_LOGO_BYTES, contentTypes: LOGO_CONTENT_TYPES } as const;
+const logoFile = { field: 'logo', maxBytes: LINK_SETTINGS_LIMITS.logoMaxBytes, contentTypes: LOGO_CONTENT_TYPES } as const;
 
 export function settingsRoutes({ settings, publicUrl }: { settings: SettingsClient; publicUrl: string }): RouteDefinition[] {
   return [

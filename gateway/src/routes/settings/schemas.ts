@@ -1,11 +1,7 @@
+import { LINK_SETTINGS_FIELDS, LINK_SETTINGS_LIMITS, type LinkSettingsField } from '@platform/api-model';
 import { blankToUndefined } from '../../http/json';
 import { z } from '../../openapi/zod';
 
-export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml'] as const;
-export const MAX_LOGO_BYTES = 1024 * 1024;
-
-export const LINK_SETTINGS_FIELDS = ['mainColor', 'secondaryColor', 'attentionColor', 'errorColor', 'successColor', 'backgroundColor', 'companyUrl'] as const;
-type LinkSettingsField = (typeof LINK_SETTINGS_FIELDS)[number];
 
 // Empty strings are "not given": an HTML form sends every field, filled or not.
 const optionalText = (max: number, example: string) =>
@@ -13,13 +9,13 @@ const optionalText = (max: number, example: string) =>
 
 export const LinkSettingsBody = z
   .object({
-    mainColor: optionalText(32, '#1A73E8'),
-    secondaryColor: optionalText(32, '#FFFFFF'),
-    attentionColor: optionalText(32, '#F9AB00'),
-    errorColor: optionalText(32, '#D93025'),
-    successColor: optionalText(32, '#188038'),
-    backgroundColor: optionalText(32, '#F8F9FA'),
-    companyUrl: optionalText(2048, 'https://shop.example.com'),
+    mainColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#1A73E8'),
+    secondaryColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#FFFFFF'),
+    attentionColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#F9AB00'),
+    errorColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#D93025'),
+    successColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#188038'),
+    backgroundColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#F8F9FA'),
+    companyUrl: optionalText(LINK_SETTINGS_LIMITS.companyUrlMaxLength, 'https://shop.example.com'),
   })
   .openapi('LinkSettingsRequest', { description: 'Empty fields are ignored. A logo is uploaded with multipart/form-data.' });
 
@@ -48,5 +44,4 @@ export const LinkSettingsSchema = z
   })
   .openapi('LinkSettings');
 
-export type LinkSettingsJson = z.infer<typeof LinkSettingsSchema>;
 export type LinkSettingsInput = z.infer<typeof LinkSettingsBody>;

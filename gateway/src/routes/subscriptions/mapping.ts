@@ -1,17 +1,5 @@
 import type { settings } from '@platform/contracts';
-import { textOrNull, timestampOrNull } from '../../http/json';
-import type { SubscriptionSettingsJson, UpdateSubscriptionSettingsInput } from './schemas';
-
-export function toSubscriptionSettingsJson(value: settings.SubscriptionSettings): SubscriptionSettingsJson {
-  return {
-    clientId: value.clientId,
-    retryPolicy: value.retryPolicy.map((step) => ({ daysAfterLastAttempt: step.daysAfterLastAttempt })),
-    cancelAfterAllRetries: value.cancelAfterAllRetries,
-    statementDescriptor: textOrNull(value.statementDescriptor),
-    createdAt: timestampOrNull(value.createdAt),
-    updatedAt: timestampOrNull(value.updatedAt),
-  };
-}
+import type { UpdateSubscriptionSettingsInput } from './schemas';
 
 export function toUpdateSubscriptionSettingsRequest(
   clientId: string,

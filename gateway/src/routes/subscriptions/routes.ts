@@ -1,6 +1,7 @@
+import { toSubscriptionSettingsJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toSubscriptionSettingsJson, toUpdateSubscriptionSettingsRequest } from './mapping';
+import { toUpdateSubscriptionSettingsRequest } from './mapping';
 import { SubscriptionSettingsSchema, UpdateSubscriptionSettingsBody } from './schemas';
 
 const tags = ['Subscriptions'];

@@ -1,14 +1,28 @@
+import { SUBSCRIPTION_SETTINGS_LIMITS as LIMITS } from '@platform/api-model';
 import { z } from '../../openapi/zod';
 
 const RetryStep = z.object({
-  daysAfterLastAttempt: z.int('must be a whole number of days').openapi({ example: 3 }),
+  daysAfterLastAttempt: z
+    .int('must be a whole number of days')
+    .min(LIMITS.retryDaysMin, `must be at least ${LIMITS.retryDaysMin} day`)
+    .max(LIMITS.retryDaysMax, `must be at most ${LIMITS.retryDaysMax} days`)
+    .openapi({ example: 3 }),
 });
 
 export const UpdateSubscriptionSettingsBody = z
   .object({
-    retryPolicy: z.array(RetryStep).max(100, 'must have at most 100 steps').optional().openapi({ description: 'Retries, applied in order' }),
+    retryPolicy: z
+      .array(RetryStep)
+      .min(LIMITS.retryPolicyMinSteps, `must have at least ${LIMITS.retryPolicyMinSteps} step`)
+      .max(LIMITS.retryPolicyMaxSteps, `must have at most ${LIMITS.retryPolicyMaxSteps} steps`)
+      .optional()
+      .openapi({ description: 'Retries, applied in order' }),
     cancelAfterAllRetries: z.boolean().optional(),
-    statementDescriptor: z.string().max(255, 'must be at most 255 characters').optional(),
+    statementDescriptor: z
+      .string()
+      .max(LIMITS.statementDescriptorMaxLength, `must be at most ${LIMITS.statementDescriptorMaxLength} characters`)
+      .optional()
+      .openapi({ description: 'Letters, digits, spaces and . - *' }),
   })
   .openapi('UpdateSubscriptionSettingsRequest');
 
@@ -23,5 +37,4 @@ export const SubscriptionSettingsSchema = z
   })
   .openapi('SubscriptionSettings');
 
-export type SubscriptionSettingsJson = z.infer<typeof SubscriptionSettingsSchema>;
 export type UpdateSubscriptionSettingsInput = z.infer<typeof UpdateSubscriptionSettingsBody>;

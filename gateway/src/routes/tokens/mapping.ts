@@ -1,6 +1,7 @@
 import type { payments } from '@platform/contracts';
-import { timestampOrNull } from '../../http/json';
-import type { CardInputJson, CardTokenJson } from './schemas';
+import type { CardInputJson } from './schemas';
+
+export { toCardTokenJson } from '@platform/api-model';
 
 export function toCardInput(card: CardInputJson): payments.CardInput {
   return {
@@ -11,6 +12,3 @@ export function toCardInput(card: CardInputJson): payments.CardInput {
   };
 }
 
-export function toCardTokenJson(token: payments.CardToken): CardTokenJson {
-  return { tokenId: token.tokenId, expiresAt: timestampOrNull(token.expiresAt) };
-}

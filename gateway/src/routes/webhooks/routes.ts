@@ -1,7 +1,8 @@
+import { toDeliveryJson, toWebhookJson } from '@platform/api-model';
 import type { WebhooksClient } from '../../clients';
 import { toList, toPageRequest } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
-import { toCreateWebhookRequest, toDeliveryJson, toUpdateWebhookRequest, toWebhookJson } from './mapping';
+import { toCreateWebhookRequest, toUpdateWebhookRequest } from './mapping';
 import {
   CreateWebhookBody,
   DeliveryListSchema,
@@ -29,7 +30,7 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksClient }): Route
       method: 'post',
       path: '/v1/webhooks',
       summary: 'Register a webhook',
-      description: `One webhook per event ("*" for all); the endpoint is unique across webhooks (409). ${DELIVERY_NOTE}`,
+      description: `One webhook per event ("*" for all); the endpoint is unique among the client's webhooks (409; another client may use the same URL). ${DELIVERY_NOTE}`,
       tags,
       resource: 'webhooks',
       body: CreateWebhookBody,

@@ -1,3 +1,4 @@
+import { DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@platform/api-model';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -7,9 +8,9 @@ const text = (max: number) => z.string({ error: requiredOr('must be a string') }
 const event = text(100)
   .min(1, 'must not be empty')
   .openapi({ description: 'A public event name (see the event catalogue) or "*" for every event', example: 'authorized' });
-const endpoint = text(2048)
+const endpoint = text(WEBHOOK_LIMITS.endpointMaxLength)
   .min(1, 'must not be empty')
-  .openapi({ description: 'http(s) URL of the receiver; unique across webhooks', example: 'https://store.example.com/webhooks' });
+  .openapi({ description: "http(s) URL of the receiver; unique among the client's webhooks", example: 'https://store.example.com/webhooks' });
 // Some integrators send the version as text ("1.1"); it is a number.
 const version = z
   .preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), z.number({ error: requiredOr('must be a number') }))
@@ -53,7 +54,7 @@ export const DeliverySchema = z
     webhookId: z.string(),
     eventId: z.string().openapi({ description: 'The event id: webhook-id and x-idempotency-key of every attempt' }),
     event: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    status: z.enum(DELIVERY_STATUSES),
     attempts: z.array(
       z
         .object({
@@ -74,5 +75,3 @@ export const DeliveryListSchema = listSchema(DeliverySchema, 'WebhookDeliveryLis
 
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
-export type WebhookJson = z.infer<typeof WebhookSchema>;
-export type DeliveryJson = z.infer<typeof DeliverySchema>;

@@ -1,0 +1,40 @@
+import { AMOUNT_MAX, INT32_MAX } from '@platform/api-model';
+import { z } from '../openapi/zod';
+import { requiredOr } from './validation';
+
+/** The smallest value a PostgreSQL INTEGER (and a protobuf int32) holds. */
+export const INT32_MIN = -INT32_MAX - 1;
+
+/**
+ * A whole number an INTEGER column holds: counts, installments, priorities, percentages in basis points, days,
+ * seconds. Callers narrow the range further with `.min()`/`.max()`; the OpenAPI document shows the tightest bounds.
+ */
+export function int32(message = 'must be a whole number') {
+  return z
+    .int({ error: requiredOr(message) })
+    .min(INT32_MIN, `must be at least ${INT32_MIN}`)
+    .max(INT32_MAX, `must be at most ${INT32_MAX}`);
+}
+
+/** An amount in minor units: a BIGINT column, within the integers JavaScript holds exactly. */
+export function amount(message = 'must be a whole number of minor units') {
+  return z
+    .int({ error: requiredOr(message) })
+    .min(-AMOUNT_MAX, `must be at least ${-AMOUNT_MAX}`)
+    .max(AMOUNT_MAX, `must be at most ${AMOUNT_MAX}`);
+}
+
+/** A whole number of a query string (page, limit), read from its text, within INTEGER. */
+export function queryInt32(message = 'must be a whole number') {
+  return z.coerce.number({ error: message }).int(message).min(INT32_MIN, `must be at least ${INT32_MIN}`).max(INT32_MAX, `must be at most ${INT32_MAX}`);
+}
+
+/** An amount in minor units in a query string, read from its text. */
+export function queryAmount(message = 'must be a whole number of minor units') {
+  return z.coerce.number({ error: message }).int(message).min(0, 'must be at least 0').max(AMOUNT_MAX, `must be at most ${AMOUNT_MAX}`);
+}
+
+/** A true/false flag in a query string. */
+export function queryFlag() {
+  return z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
+}

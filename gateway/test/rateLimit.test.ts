@@ -1,0 +1,244 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { SERVICES } from '@platform/catalog';
+import type { settings } from '@platform/contracts';
+import { AppError } from '@platform/kit';
+import request from 'supertest';
+import type { AppConfig } from '../src/app';
+import { loadGatewayConfig } from '../src/config';
+import { buildGateway, sampleCustomer, ADMIN_TOKEN } from './helpers';
+
+const NOISY = '11111111-1111-4111-8111-111111111111';
+const QUIET = '22222222-2222-4222-8222-222222222222';
+const KEYS: Record<string, string> = { sk_noisy: NOISY, sk_quiet: QUIET };
+const credentials = (key: string) => ({ 'x-client-id': KEYS[key] ?? NOISY, 'x-api-key': key });
+
+const emptyPage = { items: [], meta: { itemCount: 0, totalItems: 0, itemsPerPage: 10, totalPages: 0, currentPage: 1 } };
+/** Upstream answers take a few milliseconds, as a real service's do, so latency has something to compare. */
+const UPSTREAM_MS = 5;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function authenticate(req: settings.AuthenticateRequest): Promise<settings.AuthenticateResponse> {
+  const clientId = KEYS[req.apiKey];
+  if (!clientId || clientId !== req.clientId) throw new AppError('unauthenticated', 'Invalid client id or API key');
+  return {
+    client: { id: clientId, name: 'Store', environment: 'sandbox', prepaymentEnabled: false, createdAt: new Date('2026-01-02T03:04:05.678Z') },
+    keyKind: 'secret',
+    scopes: [],
+    keyId: `key-${req.apiKey}`,
+  };
+}
+
+function gateway(config: Partial<AppConfig>) {
+  return buildGateway({
+    settings: { authenticate },
+    customers: {
+      listCustomers: async () => {
+        await sleep(UPSTREAM_MS);
+        return emptyPage;
+      },
+      deleteCustomer: async () => sampleCustomer(),
+    },
+    config: { RATE_LIMIT_ENABLED: true, ...config },
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('per-client rate limits', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+
+  /** The app on a real port, so a flood and another client's requests run side by side. */
+  const listen = async (config: Partial<AppConfig>) => {
+    const gw = gateway(config);
+    server = gw.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server!.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const call = async (method: string, path: string, headers: Record<string, string> = {}) => {
+      const started = performance.now();
+      const res = await fetch(`${base}${path}`, { method, headers });
+      const body = (await res.json()) as { error?: Record<string, unknown> };
+      return { status: res.status, headers: res.headers, body, ms: performance.now() - started };
+    };
+    return { gw, call, get: (key: string) => call('GET', '/v1/customers', credentials(key)) };
+  };
+  const CUSTOMER = '/v1/customers/0d6c9a53-0b3e-4d36-9a39-0f2a8c5b3e11';
+
+  it('answers a client far past its limit 429 with Retry-After, while another client is served as usual', async () => {
+    const { get } = await listen({ RATE_LIMIT_READS_PER_SECOND: 5, RATE_LIMIT_BURST: 0 });
+    // The quiet client sends a request every 300 ms, under its limit of 5 a second: first alone, for the baseline.
+    const paced = async (count: number) => {
+      const results = [];
+      for (let i = 0; i < count; i++) {
+        results.push(await get('sk_quiet'));
+        await sleep(300);
+      }
+      return results;
+    };
+    await get('sk_quiet'); // warms the credentials cache and the connection
+    await sleep(1100);
+    const baseline = await paced(12);
+    expect(baseline.map((r) => r.status)).toEqual(Array(12).fill(200));
+
+    // Then the same again while the noisy client sends request after request, far past its limit.
+    let flooding = true;
+    const noisy: Array<Awaited<ReturnType<typeof get>>> = [];
+    const flood = async () => {
+      while (flooding) {
+        noisy.push(await get('sk_noisy'));
+        // A breath between requests, so the load generator in this same process leaves the server its turn.
+        await sleep(5);
+      }
+    };
+    const floodStarted = performance.now();
+    const worker = flood();
+    await sleep(100);
+    const during = await paced(12);
+    flooding = false;
+    await worker;
+    const floodSeconds = (performance.now() - floodStarted) / 1000;
+
+    // Not one of the quiet client's requests was refused or held back: its median latency stays of the order of its
+    // baseline. The margin is wide on purpose (this process runs the flood too, on a small shared machine, and
+    // speed is the benchmark's business); what it catches is a limiter that queues or delays other clients.
+    expect(during.map((r) => r.status)).toEqual(Array(12).fill(200));
+    const before = median(baseline.map((r) => r.ms));
+    const after = median(during.map((r) => r.ms));
+    expect(after).toBeLessThan(Math.max(5 * before, before + 250));
+
+    // The noisy client sent several times its limit and most of it was refused, each refusal in the envelope.
+    const refused = noisy.filter((r) => r.status === 429);
+    const served = noisy.filter((r) => r.status === 200);
+    expect(served.length + refused.length).toBe(noisy.length);
+    expect(refused.length).toBeGreaterThan(served.length);
+    // At most 5 in each one-second window the flood touched.
+    expect(served.length).toBeLessThanOrEqual(5 * (Math.ceil(floodSeconds) + 1));
+    for (const r of refused) {
+      expect(r.body).toEqual({ error: { type: 'invalid_request_error', code: 429, message: expect.any(String), key: 'rate_limited' } });
+      expect(r.headers.get('retry-after')).toBe('1');
+      expect(r.headers.get('ratelimit-limit')).toBe('5');
+      expect(r.headers.get('ratelimit-remaining')).toBe('0');
+    }
+  });
+
+  it('counts reads and writes apart, and says what is left in RateLimit-* headers', async () => {
+    const { gw, call } = await listen({ RATE_LIMIT_READS_PER_SECOND: 50, RATE_LIMIT_WRITES_PER_SECOND: 3, RATE_LIMIT_BURST: 0 });
+    const first = await call('DELETE', CUSTOMER, credentials('sk_noisy'));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('ratelimit-limit')).toBe('3');
+    expect(first.headers.get('ratelimit-remaining')).toBe('2');
+    expect(first.headers.get('ratelimit-reset')).toBe('1');
+    let refusal: Awaited<ReturnType<typeof call>> | undefined;
+    let served = 1;
+    const started = performance.now();
+    for (let i = 0; i < 50 && !refusal; i++) {
+      const r = await call('DELETE', CUSTOMER, credentials('sk_noisy'));
+      if (r.status === 429) refusal = r;
+      else served++;
+    }
+    expect(refusal?.body.error).toMatchObject({ code: 429, key: 'rate_limited' });
+    expect(served).toBeLessThanOrEqual(3 * (Math.ceil((performance.now() - started) / 1000) + 1));
+    // Right after, a read is the first of its own count: writes did not use it up.
+    const read = await call('GET', '/v1/customers', credentials('sk_noisy'));
+    expect(read.status).toBe(200);
+    expect(read.headers.get('ratelimit-limit')).toBe('50');
+    expect(read.headers.get('ratelimit-remaining')).toBe('49');
+    // The upstream saw only what was let through.
+    expect(gw.customersCalls.filter((c) => c.method === 'deleteCustomer')).toHaveLength(served);
+  });
+
+  it('lets a client spend its burst above the rate, then refuses', async () => {
+    const servedUntilRefused = async (burst: number) => {
+      const { call } = await listen({ RATE_LIMIT_WRITES_PER_SECOND: 1, RATE_LIMIT_BURST: burst });
+      const started = performance.now();
+      let served = 0;
+      for (let i = 0; i < 50; i++) {
+        if ((await call('DELETE', CUSTOMER, credentials('sk_quiet'))).status === 429) break;
+        served++;
+      }
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+      server = undefined;
+      return { served, seconds: (performance.now() - started) / 1000 };
+    };
+    const withBurst = await servedUntilRefused(5);
+    // The rate's one, and the burst's five, at least; at most one more per second the run took.
+    expect(withBurst.served).toBeGreaterThanOrEqual(6);
+    expect(withBurst.served).toBeLessThanOrEqual(6 + Math.ceil(withBurst.seconds));
+    const without = await servedUntilRefused(0);
+    expect(without.served).toBeLessThanOrEqual(Math.ceil(without.seconds) + 1);
+  });
+
+  it('bounds refused credentials per address: past the limit even good credentials wait, without settings being asked', async () => {
+    const { gw, call } = await listen({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 50 && !statuses.includes(429); i++) {
+      statuses.push((await call('GET', '/v1/customers', { 'x-client-id': NOISY, 'x-api-key': `guess-${i}` })).status);
+    }
+    // Five guesses are answered (more only if a second went by meanwhile), then 429.
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    const asked = gw.settingsCalls.length;
+    expect(asked).toBe(statuses.length - 1);
+    const blocked = await call('GET', '/v1/customers', credentials('sk_quiet'));
+    if (blocked.status === 429) {
+      expect(blocked.body.error).toMatchObject({ code: 429, key: 'rate_limited' });
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(gw.settingsCalls).toHaveLength(asked);
+    } else {
+      // A slow machine let the window end first: the good credentials are then simply served.
+      expect(blocked.status).toBe(200);
+    }
+  });
+
+  it('limits public and admin routes per address', async () => {
+    const { call } = await listen({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 50 && !statuses.includes(429); i++) statuses.push((await call('GET', '/health')).status);
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.at(-1)).toBe(429);
+    const admin = await call('POST', '/admin/v1/clients', { 'x-admin-token': ADMIN_TOKEN });
+    // Refused (429) while the window lasts, else validated (400): never anything else.
+    expect([400, 429]).toContain(admin.status);
+  });
+
+  it('has no limits when RATE_LIMIT_ENABLED is false', async () => {
+    const gw = gateway({ RATE_LIMIT_ENABLED: false, RATE_LIMIT_WRITES_PER_SECOND: 1, RATE_LIMIT_BURST: 0 });
+    for (let i = 0; i < 5; i++) {
+      const res = await request(gw.app).delete('/v1/customers/0d6c9a53-0b3e-4d36-9a39-0f2a8c5b3e11').set(credentials('sk_quiet'));
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
+
+  it('documents 429 with the error envelope on every operation', async () => {
+    const gw = gateway({});
+    const paths = (await request(gw.app).get('/v1/openapi.json')).body.paths as Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>
+    >;
+    const operations = Object.values(paths).flatMap((ops) => Object.values(ops));
+    expect(operations.length).toBeGreaterThan(40);
+    for (const op of operations) expect(op.responses['429']?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Error');
+  });
+
+  it('reads its limits from the environment, on by default with generous defaults', () => {
+    // Every service of the catalog has an address, so a service added later needs no change here.
+    const base = { ...Object.fromEntries(SERVICES.map((s, i) => [s.addressEnv, `a:${i + 1}`])), ADMIN_TOKEN };
+    expect(loadGatewayConfig(base)).toMatchObject({
+      RATE_LIMIT_ENABLED: true,
+      RATE_LIMIT_READS_PER_SECOND: 500,
+      RATE_LIMIT_WRITES_PER_SECOND: 200,
+      RATE_LIMIT_BURST: 1000,
+      RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 50,
+    });
+    expect(
+      loadGatewayConfig({ ...base, RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_READS_PER_SECOND: '7', RATE_LIMIT_WRITES_PER_SECOND: '3', RATE_LIMIT_BURST: '0' }),
+    ).toMatchObject({ RATE_LIMIT_ENABLED: false, RATE_LIMIT_READS_PER_SECOND: 7, RATE_LIMIT_WRITES_PER_SECOND: 3, RATE_LIMIT_BURST: 0 });
+    expect(() => loadGatewayConfig({ ...base, RATE_LIMIT_WRITES_PER_SECOND: '0' })).toThrow();
+  });
+});
