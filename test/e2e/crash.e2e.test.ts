@@ -1,7 +1,7 @@
 import { connect, DeliverPolicy, type NatsConnection } from 'nats';
-import { testNatsUrl } from '@platform/testkit';
+import { eventually, testNatsUrl } from '@platform/testkit';
 import { EVENTS_STREAM, type DomainEvent } from '@platform/kit';
-import { apiClient, createClient, eventually, startTestPlatform, type TestPlatform } from './platform';
+import { apiClient, createClient, startTestPlatform, type TestPlatform } from './platform';
 
 describe('a service killed with SIGKILL loses nothing it acknowledged', () => {
   let platform: TestPlatform;

@@ -1,4 +1,5 @@
-import { apiClient, createClient, eventually, startTestPlatform, type Credentials, type TestPlatform } from './platform';
+import { eventually } from '@platform/testkit';
+import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 const customerBody = (n: string, overrides: Record<string, unknown> = {}) => ({
   name: `Ana ${n}`,
@@ -121,7 +122,7 @@ describe('REST /v1/customers through the gateway', () => {
       headers: { 'x-admin-token': platform.adminToken },
     });
     expect(revoked.status).toBe(204);
-    await eventually(async () => ((await api('GET', '/v1/customers', { auth: key })).status === 401 ? true : undefined), 'revocation', 10_000);
+    await eventually(async () => ((await api('GET', '/v1/customers', { auth: key })).status === 401 ? true : undefined), 'revocation', { timeoutMs: 10_000 });
   });
 
   it('creates exactly one customer when the same X-Idempotency-Key arrives 20 times at once', async () => {

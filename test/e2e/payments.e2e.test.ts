@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { cardNumberEnding } from '@platform/testkit';
 import { Client } from 'pg';
 import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
@@ -19,23 +19,6 @@ interface Charge extends Json {
   paymentMethod: Json;
 }
 
-/** A Luhn-valid Visa number whose last digit is `last`: the SANDBOX decides by that digit. */
-function cardEndingIn(last: number): string {
-  for (;;) {
-    const body = `4${Array.from({ length: 14 }, () => randomInt(10)).join('')}`;
-    let sum = 0;
-    for (let i = 0; i < body.length; i++) {
-      let d = Number(body[body.length - 1 - i]);
-      if (i % 2 === 0) {
-        d *= 2;
-        if (d > 9) d -= 9;
-      }
-      sum += d;
-    }
-    if ((10 - (sum % 10)) % 10 === last) return `${body}${last}`;
-  }
-}
-
 const expiration = `12/${new Date().getUTCFullYear() + 5}`;
 
 describe('payments through the gateway: merchants with failover, the vault, charges', () => {
@@ -54,7 +37,7 @@ describe('payments through the gateway: merchants with failover, the vault, char
     return response;
   };
   const inlineCard = (last: number, cvv = '870') => {
-    const cardNumber = cardEndingIn(last);
+    const cardNumber = cardNumberEnding(last);
     numbersUsed.push(cardNumber);
     cvvsUsed.push(cvv);
     return { cardHolderName: 'Ana Souza', cardNumber, cardCvv: cvv, cardExpirationDate: expiration };

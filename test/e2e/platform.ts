@@ -1,47 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { launchPlatform, type Platform } from '@platform/devstack';
+import { launchNats, launchPlatform, type HealOptions, type NatsProcess, type Platform } from '@platform/devstack';
 import { HARNESS_ENV, testNatsUrl } from '@platform/testkit';
+
+const SERVER_FAILURE = /"msg":"(internal error|unexpected error|upstream unavailable)"/;
 
 export interface TestPlatform extends Platform {
   /** What the processes printed (the last 50,000 lines). */
   output(): string;
   databaseUrl(service: string): string;
+  /** With `heal`: the platform's own nats-server, started again after a crash like the services. */
+  nats?: NatsProcess;
+  /** With `heal`: one line per crash and per automatic restart, as the launcher prints them. */
+  healing(): string[];
 }
 
-/** The whole platform as child processes, on the run's PostgreSQL (databases of its own) and NATS. */
-export async function startTestPlatform(prefix: string, env: NodeJS.ProcessEnv = {}, logLevel = 'warn'): Promise<TestPlatform> {
+/**
+ * The whole platform as child processes, on the run's PostgreSQL (databases of its own) and NATS. With
+ * `heal`, it runs under the supervision `npm start` uses (a crashed process is started again after a short
+ * delay) and on a nats-server of its own, supervised the same way, so a test may kill it.
+ */
+export async function startTestPlatform(
+  prefix: string,
+  env: NodeJS.ProcessEnv = {},
+  logLevel = 'warn',
+  options: { heal?: boolean } = {},
+): Promise<TestPlatform> {
   const adminUrl = process.env[HARNESS_ENV.postgresAdminUrl];
   if (!adminUrl) throw new Error('run through npm test');
   const lines: string[] = [];
+  const healing: string[] = [];
   const urls = new Map<string, string>();
   const databasePrefix = `${prefix}_${Math.random().toString(36).slice(2, 8)}_`;
-  const platform = await launchPlatform({
-    repoRoot: path.resolve(__dirname, '..', '..'),
-    natsUrl: testNatsUrl(),
-    databasePrefix,
-    logLevel,
-    env: { SHUTDOWN_GRACE_MS: '2000', ...env },
-    ensureDatabase: async (name) => {
-      const admin = new Client({ connectionString: adminUrl });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await admin.end();
+  const heal: Omit<HealOptions, 'ready'> | undefined = options.heal
+    ? {
+        onCrash: (name, exit, delayMs) => healing.push(`${name} crashed (${exit.signal ?? exit.code}); restart in ${delayMs} ms`),
+        onRestart: (name, restarts) => healing.push(`${name} serving again (restart ${restarts})`),
       }
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      urls.set(name.slice(databasePrefix.length), url.toString());
-      return url.toString();
-    },
-    onLine: (name, line) => {
-      lines.push(`[${name}] ${line}`);
-      if (lines.length > 50_000) lines.shift();
-    },
-  });
+    : undefined;
+  const natsStore = heal ? mkdtempSync(path.join(os.tmpdir(), 'platform-heal-nats-')) : undefined;
+  const nats = natsStore ? await launchNats({ storeDir: natsStore, heal }) : undefined;
+  const stopNats = async () => {
+    await nats?.stop();
+    if (natsStore) rmSync(natsStore, { recursive: true, force: true });
+  };
+  let platform: Platform;
+  try {
+    platform = await launchPlatform({
+      repoRoot: path.resolve(__dirname, '..', '..'),
+      natsUrl: nats?.url ?? testNatsUrl(),
+      heal,
+      databasePrefix,
+      logLevel,
+      env: { SHUTDOWN_GRACE_MS: '2000', ...env },
+      ensureDatabase: async (name) => {
+        const admin = new Client({ connectionString: adminUrl });
+        await admin.connect();
+        try {
+          await admin.query(`CREATE DATABASE ${name}`);
+        } finally {
+          await admin.end();
+        }
+        const url = new URL(adminUrl);
+        url.pathname = `/${name}`;
+        urls.set(name.slice(databasePrefix.length), url.toString());
+        return url.toString();
+      },
+      onLine: (name, line) => {
+        lines.push(`[${name}] ${line}`);
+        if (lines.length > 50_000) lines.shift();
+      },
+    });
+  } catch (error) {
+    await stopNats();
+    throw error;
+  }
   return {
     ...platform,
+    stop: async () => {
+      await platform.stop();
+      await stopNats();
+      // A 5xx seen by a test is easier to explain with the line its process logged: such lines are printed
+      // (they are rare; a crash test's own may appear too).
+      const failures = lines.filter((line) => SERVER_FAILURE.test(line));
+      if (failures.length > 0) process.stderr.write(`[${prefix}] server failures logged:\n${failures.slice(-20).join('\n')}\n`);
+    },
+    nats,
+    healing: () => [...healing],
     output: () => lines.join('\n'),
     databaseUrl: (service) => {
       const url = urls.get(service);
@@ -101,13 +148,3 @@ export async function createClient(baseUrl: string, adminToken: string, name = '
   return { clientId: response.body.clientId, apiKey: response.body.apiKey };
 }
 
-/** Polls `check` until it returns a value, for effects that happen asynchronously (event relay, cache expiry). */
-export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

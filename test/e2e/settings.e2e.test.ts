@@ -57,8 +57,18 @@ describe('REST settings, auth and the gateway surface', () => {
   });
 
   it('keeps payment-link settings per scope, falls back to the client default, and serves the logo', async () => {
-    const merchantId = '6f1c8a9e-2b7d-4c1e-9a53-0d2f6b1e8c47';
-    expect((await api('GET', '/v1/settings', { auth: client })).status).toBe(404);
+    // A merchant scope names one of the client's own merchants (another client's or an unknown one: 404).
+    const ownMerchant = await api('POST', '/v1/merchants', {
+      auth: client,
+      body: { mcc: '5999', name: 'Loja', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },
+    });
+    expect(ownMerchant.status).toBe(201);
+    const merchantId = ownMerchant.body.id as string;
+    expect((await api('GET', '/v1/settings', { auth: client, headers: { 'x-merchant-id': '6f1c8a9e-2b7d-4c1e-9a53-0d2f6b1e8c47' } })).status).toBe(404);
+    // A new client has the platform's defaults until it changes them.
+    const defaults = await api('GET', '/v1/settings', { auth: client });
+    expect(defaults.status).toBe(200);
+    expect(defaults.body).toMatchObject({ clientId: client.clientId, merchantId: null, mainColor: '#1A73E8', logo: null, companyUrl: null });
 
     const form = new FormData();
     form.set('mainColor', '#112233');

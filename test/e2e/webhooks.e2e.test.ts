@@ -1,8 +1,9 @@
 import { createPublicKey, randomUUID, verify } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '@platform/testkit';
 import { Client } from 'pg';
-import { apiClient, createClient, eventually, startTestPlatform, type Credentials, type TestPlatform } from './platform';
+import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 interface Received {
   path: string;
@@ -144,7 +145,7 @@ describe('webhooks through the gateway: registration, signed deliveries of every
     expect(refunded.body.status).toBe('voided');
 
     const forCharge = () => receiver.at(endpoint).filter((r) => parse(r).object === 'transaction' && parse(r).data.id === created.id);
-    await eventually(async () => (forCharge().length >= 3 ? true : undefined), 'a delivery for each status', 30_000);
+    await eventually(async () => (forCharge().length >= 3 ? true : undefined), 'a delivery for each status', { timeoutMs: 30_000 });
     const deliveries = forCharge();
     // Each event has a job of its own, so they may arrive in any order.
     expect(deliveries.map((r) => parse(r).event).sort()).toEqual(['authorized', 'pre_authorized', 'voided']);
@@ -217,7 +218,7 @@ describe('webhooks through the gateway: registration, signed deliveries of every
     await eventually(
       async () => (expected.every((e) => receiver.at(endpoint).some((r) => r.answered === 200 && parse(r).id === e.id)) ? true : undefined),
       'every event delivered after the restart',
-      60_000,
+      { timeoutMs: 60_000 },
     );
 
     const requests = receiver.at(endpoint);
