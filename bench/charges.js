@@ -79,6 +79,8 @@ async function main() {
       ensureDatabase: (name) => postgres.ensureDatabase(name),
       natsUrl: nats.url,
       logLevel: 'warn',
+      // One client sends everything here: the gateway's per-client limits would measure themselves, not the path.
+      env: { RATE_LIMIT_ENABLED: 'false' },
       onLine: quiet,
       // BENCH_PROFILE=<dir> writes a V8 CPU profile of every service and the gateway there, at stop.
       nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
