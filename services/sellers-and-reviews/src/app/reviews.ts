@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
-import { errors, pageMeta, scheduleJob, toPage, withTransaction, type JobHandler, type PageMeta, type Queryable } from '@platform/kit';
+import { errors, pageMeta, requireClientId, scheduleJob, toPage, withTransaction, type JobHandler, type PageMeta, type Queryable } from '@platform/kit';
 import { onlyDigits } from '../domain/documents';
 import { canStep, defaultExpiry, REVIEW_STATUSES, REVIEW_TYPES, stepReview, validateSubmission, type Review, type ReviewStatus, type ReviewType } from '../domain/review';
-import { nextSellerStatus, requireClientId, sellerDocuments, type JsonObject, type Seller } from '../domain/seller';
+import { nextSellerStatus, sellerDocuments, type JsonObject, type Seller } from '../domain/seller';
 import { translateRawFields } from '../domain/vocabulary';
 import { recordReviewEvent, REVIEW_EVENTS, type ReviewEventType } from '../events/reviewEvents';
 import type { ReviewStore } from '../store/reviewStore';

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
-import { errors, pageMeta, toPage, withTransaction, type PageMeta, type Queryable } from '@platform/kit';
+import { errors, pageMeta, requireClientId, toPage, withTransaction, type PageMeta, type Queryable } from '@platform/kit';
 import {
   mergeChanges,
   nextSellerStatus,
   parseSellerInput,
-  requireClientId,
   sellerAsInput,
   SELLER_STATUSES,
   stamp,

@@ -1,5 +1,5 @@
 import { errors } from '@platform/kit';
-import { requireClientId } from '../domain/seller';
+import { requireClientId } from '@platform/kit';
 import type { SellerDeps } from './deps';
 
 /**

@@ -1,4 +1,4 @@
-import { errors, isUuid, type FieldViolation } from '@platform/kit';
+import { errors, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { documentIsValid } from './documents';
 
@@ -181,11 +181,6 @@ export function parseSellerInput(body: unknown): SellerInput {
     message: issue.message,
   }));
   throw errors.validation(`invalid seller: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
-}
-
-export function requireClientId(clientId: string): string {
-  if (!isUuid(clientId)) throw errors.validation('clientId must be a UUID', [{ field: 'clientId', message: 'must be a UUID' }]);
-  return clientId;
 }
 
 const NESTED = ['address', 'document'] as const;

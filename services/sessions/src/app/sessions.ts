@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { AppError, cancelJobs, errors, isUuid, scheduleJob, toPage, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
+import { AppError, cancelJobs, errors, isUuid, requireClientId, scheduleJob, toPage, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
 import {
   canceledEntry,
   createdEntry,
@@ -19,7 +19,6 @@ import {
   newSession,
   nextStatus,
   refusalOf,
-  requireClientId,
   UNLIMITED,
   type NewSessionInput,
   type Session,

@@ -97,12 +97,6 @@ export function multiplePaymentsOf(session: Session): MultiplePaymentsState {
   };
 }
 
-/** The client id of every request: a UUID, or the request is refused before anything is read. */
-export function requireClientId(clientId: string): string {
-  if (!isUuid(clientId)) throw errors.validation('clientId must be a UUID', [{ field: 'clientId', message: 'must be a UUID' }]);
-  return clientId;
-}
-
 function isOneTimeMethod(type: PaymentType): boolean {
   return type === 'pix' || type === 'boleto';
 }
