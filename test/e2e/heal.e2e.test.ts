@@ -72,6 +72,31 @@ describe('the platform heals: crashed processes are started again without anyone
     expect(platform.healing()).toEqual(expect.arrayContaining(['payments crashed (SIGKILL); restart in 500 ms', 'payments serving again (restart 1)']));
   }, 60_000);
 
+  it('starts every other service and the gateway again after a SIGKILL, one after the other', async () => {
+    const names = (Object.keys(platform.processes) as Array<keyof TestPlatform['processes']>).filter((n) => n !== 'payments');
+    expect(names).toEqual(expect.arrayContaining(['gateway', 'settings', 'customers', 'webhooks', 'sessions', 'sellers-and-reviews']));
+    for (const name of names) {
+      const proc = platform.processes[name];
+      const before = proc.pid();
+      await proc.kill('SIGKILL');
+      await eventually(
+        async () => {
+          if (proc.restarts() < 1 || proc.pid() === before) return undefined;
+          const res = await fetch(`${platform.gatewayUrl}/health`).catch(() => undefined);
+          if (res?.status !== 200) return undefined;
+          const body = (await res.json()) as { services: Record<string, string> };
+          return Object.values(body.services).every((s) => s === 'SERVING') ? body : undefined;
+        },
+        `${name} serving again`,
+        { timeoutMs: 20_000, intervalMs: 200 },
+      );
+    }
+    // Every process came back once, and the client's data is still there through the restarted gateway.
+    expect(names.map((n) => [n, platform.processes[n].restarts()])).toEqual(names.map((n) => [n, 1]));
+    const merchants = await api<{ items: Array<{ id: string }> }>('GET', '/v1/merchants', { auth: client });
+    expect(merchants.body.items.map((m) => m.id)).toContain(merchantId);
+  }, 180_000);
+
   it('answers a retried charge with the same key soon after payments is started again by itself', async () => {
     const db = new Client({ connectionString: platform.databaseUrl('payments') });
     await db.connect();
