@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -23,6 +24,12 @@ export default tseslint.config(
       globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly', globalThis: 'readonly', fetch: 'readonly' },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Scripts served to browsers (the hosted checkout page): plain scripts, browser globals only.
+    files: ['gateway/public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+    rules: { 'no-console': 'error', eqeqeq: ['error', 'always'] },
   },
   {
     files: ['bench/**', 'scripts/**'],

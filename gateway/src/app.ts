@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import type { GatewayClients } from './clients';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/accessLog';
+import { checkoutRouter } from './checkout/router';
 import { createAuthenticator } from './http/auth';
 import { errorHandler } from './http/errors';
 import { rateLimitsOf, type RateLimitKey } from './http/rateLimit';
@@ -71,13 +72,15 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  const rateLimits = rateLimitsOf(config);
   app.use('/docs', docsRouter());
+  app.use('/checkout', checkoutRouter({ clients, publicUrl: config.PUBLIC_URL, log, rateLimits, clock }));
   mountRoutes(app, routes, {
     authenticator: createAuthenticator({ settings: clients.settings, ttlMs: config.AUTH_CACHE_TTL_MS, clock }),
     sessionKeys: sessionKeyChecker(clients),
     adminToken: config.ADMIN_TOKEN,
     bodyLimit: config.BODY_LIMIT,
-    rateLimits: rateLimitsOf(config),
+    rateLimits,
   });
   app.use(unmatched(routes));
   app.use(errorHandler(log));

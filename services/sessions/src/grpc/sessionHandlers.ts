@@ -1,5 +1,6 @@
 import type { payments, sessions } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
+import { getCheckoutSession } from '../app/checkout';
 import type { SessionDeps } from '../app/deps';
 import {
   authenticateSessionKey,
@@ -108,5 +109,6 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
       };
     },
     authenticateSessionKey: async (r) => ({ valid: await authenticateSessionKey(deps, r) }),
+    getCheckoutSession: async (r) => toMessage(await getCheckoutSession(deps, { id: r.id })),
   };
 }

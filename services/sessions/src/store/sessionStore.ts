@@ -94,10 +94,15 @@ export interface Counters {
 
 export type ChargeHold = 'pending' | 'paid' | 'released';
 
-/** SQL for sessions, their items, charges and history. Every query is scoped by client id. */
+/** SQL for sessions, their items, charges and history. Every query is scoped by client id, but `linkOwner`. */
 export interface SessionStore {
   insert(db: Queryable, session: Session, publicKeyHash: string): Promise<void>;
   findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Session | null>;
+  /**
+   * Whose session a payment link's id is: the one read that is not scoped by a client, since a buyer opening the
+   * public link has none. It answers the client id alone; the session itself is then read scoped by it.
+   */
+  linkOwner(db: Queryable, id: string): Promise<string | null>;
   publicKeyHash(db: Queryable, clientId: string, id: string): Promise<string | null>;
   list(db: Queryable, clientId: string, filters: SessionFilters, page: Page): Promise<{ items: Session[]; total: number }>;
   update(db: Queryable, session: Session): Promise<void>;
@@ -162,6 +167,12 @@ export function createSessionStore(): SessionStore {
       if (!rows[0]) return null;
       const items = await itemsOf(db, clientId, [id]);
       return toSession(rows[0], items.get(id) ?? []);
+    },
+
+    async linkOwner(db, id) {
+      if (!isUuid(id)) return null;
+      const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM sessions WHERE id = $1', [id]);
+      return rows[0]?.client_id ?? null;
     },
 
     async publicKeyHash(db, clientId, id) {
