@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { payments, sessions } from '@platform/contracts';
-import { createPromiseClient, errors, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createLogger, createPromiseClient, errors, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
-import type { PaymentsPort } from '../src/app/deps';
+import type { PaymentsPort, SessionDeps } from '../src/app/deps';
 import type { FeeRule } from '../src/domain/session';
 import { defineSessionsService } from '../src/service';
+import { createSessionStore } from '../src/store/sessionStore';
 
 export type SessionsClient = PromiseClient<typeof sessions.SessionsServiceService>;
 
@@ -87,6 +88,22 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
       client.close();
       await service.stop();
     },
+  };
+}
+
+/**
+ * What the running service's consumer and job handlers are given (its pool, the same fake payments and clock), so a
+ * test can hand them a charge event or a due-date job directly instead of waiting for NATS or the job runner.
+ */
+export function depsOf(running: RunningSessions, clock: Clock): SessionDeps {
+  return {
+    pool: running.pool,
+    store: createSessionStore(),
+    clock,
+    log: createLogger({ name: 'sessions-test', level: 'silent' }),
+    payments: running.payments,
+    keySecret: Buffer.from(TEST_KEY_SECRET, 'hex'),
+    publicUrl: 'https://pay.example.test',
   };
 }
 

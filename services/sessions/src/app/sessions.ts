@@ -7,6 +7,7 @@ import {
   expiredByDueDateEntry,
   expiredByMaxPaymentsEntry,
   paymentEntry,
+  paymentVoidedEntry,
   updatedEntry,
   type ChargeResponse,
   type HistoryEntry,
@@ -21,6 +22,7 @@ import {
   refusalOf,
   UNLIMITED,
   type NewSessionInput,
+  type PaymentType,
   type Session,
   type SessionUpdate,
 } from '../domain/session';
@@ -103,12 +105,24 @@ export async function listSessions(
   return { items: items.map((s) => view(deps, s)), meta: pageMeta(page, items.length, total) };
 }
 
+const ONE_TIME_METHODS: ReadonlySet<PaymentType> = new Set(['pix', 'boleto']);
+
+/**
+ * Whether a 1:1 Pix or boleto session asked to be reactivated was ever disabled by its due date: such a session stays
+ * blocked even once a later PATCH moved its due date forward. Read only when that rule can apply.
+ */
+async function wasExpiredByDueDate(deps: SessionDeps, tx: Queryable, session: Session, update: SessionUpdate): Promise<boolean> {
+  if (update.isActive !== true || session.maxPayments !== null || !session.paymentMethods.some((m) => ONE_TIME_METHODS.has(m.paymentType))) return false;
+  const history = await deps.store.history(tx, session.clientId, session.id);
+  return history.some((h) => h.actions.includes('sessionExpiredByDueDate'));
+}
+
 export async function updateSession(deps: SessionDeps, input: { clientId: string; id: string; update: SessionUpdate }): Promise<SessionView> {
   const clientId = requireClientId(input.clientId);
   const now = deps.clock.now();
   const updated = await withTransaction(deps.pool, async (tx) => {
     const session = await load(deps, tx, clientId, input.id, true);
-    const { next, changes } = applyUpdate(session, input.update, now);
+    const { next, changes } = applyUpdate(session, input.update, now, { expiredByDueDate: await wasExpiredByDueDate(deps, tx, session, input.update) });
     if (Object.keys(changes).length === 0) return session;
     await deps.store.update(tx, next);
     await addHistory(deps, tx, next, updatedEntry(next, changes), now);
@@ -154,7 +168,10 @@ function withCounters(session: Session, counters: Counters): Session {
   return { ...session, paymentCount: counters.paymentCount, pendingCount: counters.pendingCount, isActive: counters.isActive };
 }
 
-function responseOf(charge: { id: string; status: string; amount: number; paymentMethod?: { paymentType: string } }): ChargeResponse {
+/** The answer about a charge that exists. */
+type ChargeAnswer = ChargeResponse & { chargeId: string };
+
+function responseOf(charge: { id: string; status: string; amount: number; paymentMethod?: { paymentType: string } }): ChargeAnswer {
   return { chargeId: charge.id, status: charge.status, amount: charge.amount, paymentType: charge.paymentMethod?.paymentType ?? '' };
 }
 
@@ -162,7 +179,7 @@ function responseOf(charge: { id: string; status: string; amount: number; paymen
  * A pending place became a payment: counts it, closes a 1:1 session (`paid`) and disables a 1:N session that reached
  * its maximum (`sessionExpiredByMaxPayments`).
  */
-async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, response: ChargeResponse, now: Date): Promise<void> {
+async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, response: ChargeAnswer, now: Date): Promise<void> {
   const counters = await deps.store.settlePlace(tx, before.clientId, before.id, 'paid', now);
   let after = withCounters({ ...before, updatedAt: now }, counters);
   if (before.maxPayments === null) {
@@ -173,14 +190,15 @@ async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, res
   if (!recorded) return;
   if (before.maxPayments === null) {
     await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: before.id });
-    await emit(deps, tx, SESSION_EVENTS.paid, after, now);
+    // A session canceled while its charge was in flight stays canceled: it counts the payment, it is not paid.
+    await emit(deps, tx, after.status === 'paid' && before.status !== 'paid' ? SESSION_EVENTS.paid : SESSION_EVENTS.updated, after, now);
     return;
   }
   await emit(deps, tx, SESSION_EVENTS.updated, after, now);
   if (after.maxPayments !== UNLIMITED && after.maxPayments !== null && after.paymentCount >= after.maxPayments && after.isActive) {
     const disabled: Session = { ...after, isActive: false };
     await deps.store.update(tx, disabled);
-    await addHistory(deps, tx, disabled, expiredByMaxPaymentsEntry(disabled), now);
+    await addHistory(deps, tx, disabled, expiredByMaxPaymentsEntry(disabled, response.chargeId), now);
     await cancelJobs(tx, { kind: DUE_DATE_JOB, dedupeKey: before.id });
     await emit(deps, tx, SESSION_EVENTS.disabled, disabled, now);
   }
@@ -270,7 +288,14 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
     await withTransaction(deps.pool, async (tx) => {
       const current = (await deps.store.findById(tx, clientId, session.id, { forUpdate: true })) ?? before;
       const failure = error instanceof AppError ? error : undefined;
-      await settleReleased(deps, tx, current, { chargeId: '', status: failure?.declinedCode ? 'declined' : 'error', amount: session.amount, paymentType: method.paymentType }, 'paymentFailed', now);
+      // No charge exists: the response has no charge id (and neither has the history item).
+      const response: ChargeResponse = {
+        status: failure?.declinedCode ? 'declined' : 'error',
+        amount: session.amount,
+        paymentType: method.paymentType,
+        ...(failure?.declinedCode ? { declinedCode: failure.declinedCode } : {}),
+      };
+      await settleReleased(deps, tx, current, response, 'paymentFailed', now);
     });
     throw error;
   }
@@ -306,11 +331,16 @@ export interface ChargeEventData {
 /**
  * A later outcome of a session's charge (Pix or boleto paid, expired, failed, voided), applied once: the charge's
  * row moves from `pending` in the same statement that decides it, so a replay or the synchronous path that already
- * settled it changes nothing.
+ * settled it changes nothing. A paid charge of a 1:1 session voided later (a pre-authorization voided, a full
+ * refund) makes the paid session `voided`.
  */
 export async function applyChargeEvent(deps: SessionDeps, tx: Queryable, clientId: string, data: ChargeEventData): Promise<void> {
   if (!data.sessionId) return;
   const link = await deps.store.findChargeSession(tx, clientId, data.id);
+  if (link?.state === 'paid' && data.status === 'voided') {
+    await voidPaidCharge(deps, tx, clientId, link.sessionId, data);
+    return;
+  }
   if (!link || link.state !== 'pending') return;
   const now = deps.clock.now();
   const response = responseOf({ id: data.id, status: data.status, amount: data.amount, paymentMethod: data.paymentMethod ?? undefined });
@@ -323,6 +353,25 @@ export async function applyChargeEvent(deps: SessionDeps, tx: Queryable, clientI
     const session = await load(deps, tx, clientId, link.sessionId, true);
     await settleReleased(deps, tx, session, response, 'paymentExpired', now);
   }
+}
+
+/**
+ * The void of a charge that paid a 1:1 session: the session goes `paid` → `voided` (the status table), once (the
+ * charge's row leaves `paid` in the statement that decides it). A 1:N session keeps its count: a payment voided
+ * after it was counted does not give its place back.
+ */
+async function voidPaidCharge(deps: SessionDeps, tx: Queryable, clientId: string, sessionId: string, data: ChargeEventData): Promise<void> {
+  const session = await load(deps, tx, clientId, sessionId, true);
+  if (session.maxPayments !== null || session.status !== 'paid') return;
+  const status = nextStatus(session.status, 'void');
+  if (!status) return;
+  const now = deps.clock.now();
+  if (!(await deps.store.moveCharge(tx, clientId, data.id, 'paid', 'released', now))) return;
+  const voided: Session = { ...session, status, updatedAt: now };
+  await deps.store.update(tx, voided);
+  const response = responseOf({ id: data.id, status: data.status, amount: data.amount, paymentMethod: data.paymentMethod ?? undefined });
+  await addHistory(deps, tx, voided, paymentVoidedEntry(session, voided, response), now);
+  await emit(deps, tx, SESSION_EVENTS.updated, voided, now);
 }
 
 /** The due-date job: disables the session if it still takes payments, with `sessionExpiredByDueDate`. */

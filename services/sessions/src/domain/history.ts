@@ -5,6 +5,7 @@ export const REASONS = {
   dueDate: 'session_due_date_reached',
   maxPayments: 'max_payments_reached',
   canceled: 'canceled_by_client',
+  chargeVoided: 'charge_voided',
 } as const;
 
 /** The main action of an event: the first of its actions, in the order they are listed. */
@@ -15,6 +16,7 @@ export const ACTION_PRIORITY = [
   'paymentPending',
   'paymentExpired',
   'paymentFailed',
+  'paymentVoided',
   'sessionCreated',
   'statusChanged',
   'isActiveChanged',
@@ -55,15 +57,27 @@ export function updatedEntry(session: Session, changes: Record<string, { from: u
   return entry(session.status, actions, { changes });
 }
 
+/** A manual cancel: the session stays `canceled` in history (never `disabled`), and stops taking payments. */
 export function canceledEntry(from: Session): HistoryEntry {
-  return entry('canceled', ['statusChanged'], { changes: { status: { from: from.status, to: 'canceled' } }, reason: REASONS.canceled });
+  const actions: HistoryAction[] = ['statusChanged'];
+  const changes: Record<string, unknown> = { status: { from: from.status, to: 'canceled' } };
+  if (from.isActive) {
+    actions.push('isActiveChanged');
+    changes.isActive = { from: true, to: false, reason: REASONS.canceled };
+  }
+  return entry('canceled', actions, { changes, reason: REASONS.canceled });
 }
 
+/**
+ * What a charge attempt answered. `chargeId` is absent when payments made no charge (the attempt failed before
+ * one existed); `declinedCode` is the issuer's reason of a declined card.
+ */
 export interface ChargeResponse {
-  chargeId: string;
+  chargeId?: string;
   status: string;
   amount: number;
   paymentType: string;
+  declinedCode?: string;
 }
 
 function counters(session: Session): Record<string, unknown> {
@@ -82,7 +96,7 @@ export function paymentEntry(
 ): HistoryEntry {
   const actions: HistoryAction[] = [kind];
   const diff: Record<string, unknown> = {
-    chargeId: response.chargeId,
+    ...(response.chargeId ? { chargeId: response.chargeId } : {}),
     changes: {
       response: { from: null, to: response },
       ...(before.status !== after.status ? { status: { from: before.status, to: after.status } } : {}),
@@ -90,16 +104,35 @@ export function paymentEntry(
     maxPaymentsContext: counters(after),
   };
   if (before.status !== after.status) actions.push('statusChanged');
-  const oneToMany = after.maxPayments !== null && kind !== 'paymentFailed';
+  const oneToMany = after.maxPayments !== null && kind !== 'paymentFailed' && Boolean(response.chargeId);
   return entry(after.status, actions, diff, oneToMany ? `${kind}:${response.chargeId}` : undefined);
 }
 
-export function expiredByMaxPaymentsEntry(session: Session): HistoryEntry {
+/**
+ * A paid charge of a session voided (a pre-authorization voided, or refunded in full): a paid 1:1 session becomes
+ * `voided`. Kept once per charge.
+ */
+export function paymentVoidedEntry(before: Session, after: Session, response: ChargeResponse): HistoryEntry {
+  const actions: HistoryAction[] = ['paymentVoided'];
+  const changes: Record<string, unknown> = { response: { from: null, to: response } };
+  if (before.status !== after.status) {
+    actions.push('statusChanged');
+    changes.status = { from: before.status, to: after.status };
+  }
+  return entry(after.status, actions, { chargeId: response.chargeId, reason: REASONS.chargeVoided, changes }, `paymentVoided:${response.chargeId}`);
+}
+
+/**
+ * The payment `chargeId` took the last place of a 1:N session: it is disabled. Kept once per charge (a session whose
+ * maximum is raised and reactivated can reach its limit again, and that is recorded again).
+ */
+export function expiredByMaxPaymentsEntry(session: Session, chargeId: string): HistoryEntry {
   return entry('disabled', ['sessionExpiredByMaxPayments', 'isActiveChanged'], {
+    chargeId,
     reason: REASONS.maxPayments,
     changes: { isActive: { from: true, to: false, reason: REASONS.maxPayments } },
     maxPaymentsContext: counters(session),
-  }, 'sessionExpiredByMaxPayments');
+  }, `sessionExpiredByMaxPayments:${chargeId}`);
 }
 
 export function expiredByDueDateEntry(session: Session): HistoryEntry {

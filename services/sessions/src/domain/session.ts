@@ -192,14 +192,40 @@ export interface FeeRule {
 }
 
 /**
+ * The fee rule payments applies to a charge: the method's rule for that number of installments, else the method's
+ * rule without installments, else the `default` rule likewise.
+ */
+function matchingFeeRule(rules: FeeRule[], paymentType: string, installments: number | undefined): FeeRule | undefined {
+  for (const method of [paymentType, 'default']) {
+    const forMethod = rules.filter((r) => r.paymentMethod === method);
+    const exact = installments === undefined ? undefined : forMethod.find((r) => r.installment === installments);
+    if (exact) return exact;
+    const general = forMethod.find((r) => r.installment === undefined || r.installment === null);
+    if (general) return general;
+  }
+  return undefined;
+}
+
+/** Every rule a payment by this method could be charged by, whatever number of installments the buyer picks. */
+function reachableFeeRules(rules: FeeRule[], paymentType: string): FeeRule[] {
+  const installments = new Set<number | undefined>([undefined, ...rules.map((r) => r.installment ?? undefined)]);
+  const reached = new Set<FeeRule>();
+  for (const n of installments) {
+    const rule = matchingFeeRule(rules, paymentType, n);
+    if (rule) reached.add(rule);
+  }
+  return [...reached];
+}
+
+/**
  * The largest platform fee the merchant's rules could take from one payment of this session (split sessions only,
- * fee enabled): above the link's amount it is refused with `platform_fee_exceeds_link_amount`.
+ * fee enabled; only the rules payments would apply to the session's methods): above the link's amount it is
+ * refused with `platform_fee_exceeds_link_amount`.
  */
 export function checkPlatformFee(session: Pick<Session, 'amount' | 'paymentMethods' | 'splitRules'>, fee: { enabled: boolean; rules: FeeRule[] }): void {
   if (!fee.enabled || session.splitRules.length === 0) return;
   for (const method of session.paymentMethods) {
-    const rules = fee.rules.filter((r) => r.paymentMethod === method.paymentType || r.paymentMethod === 'default');
-    for (const rule of rules) {
+    for (const rule of reachableFeeRules(fee.rules, method.paymentType)) {
       const taken = Math.floor((session.amount * (rule.percentage ?? 0)) / 10_000) + (rule.fixedAmount ?? 0);
       if (taken > session.amount) {
         throw errors.businessRule('platform_fee_exceeds_link_amount', "The merchant's platform fee would be larger than the session amount");
@@ -247,8 +273,27 @@ export interface SessionUpdate {
   maxPayments?: number;
 }
 
-/** Applies a PATCH: the changed fields, or a refusal by the rules. */
-export function applyUpdate(session: Session, update: SessionUpdate, now: Date): { next: Session; changes: Record<string, { from: unknown; to: unknown }> } {
+/** What the rules of a PATCH need besides the session: whether it was ever disabled by its due date. */
+export interface UpdateContext {
+  expiredByDueDate?: boolean;
+}
+
+function limitReached(session: Pick<Session, 'maxPayments' | 'paymentCount'>): boolean {
+  return session.maxPayments !== null && session.maxPayments !== UNLIMITED && session.paymentCount >= session.maxPayments;
+}
+
+/**
+ * Applies a PATCH: the changed fields (a value equal to the current one is no change), or a refusal by the rules.
+ * Asking `isActive: true` is a reactivation whatever the current flag: a paid or expired 1:1 Pix or boleto session
+ * is refused with `pix_boleto_one_to_one_reactivation_blocked`, another paid 1:1 session with `session_disabled`.
+ * A 1:N session left active with its payments at the maximum is refused with `multiple_payments_limit_reached`.
+ */
+export function applyUpdate(
+  session: Session,
+  update: SessionUpdate,
+  now: Date,
+  context: UpdateContext = {},
+): { next: Session; changes: Record<string, { from: unknown; to: unknown }> } {
   if (session.status === 'canceled' || session.status === 'voided') {
     throw errors.businessRule('session_disabled', `A ${session.status} session cannot change`);
   }
@@ -266,20 +311,25 @@ export function applyUpdate(session: Session, update: SessionUpdate, now: Date):
   }
   if (update.dueDate !== undefined) {
     if (update.dueDate.getTime() <= now.getTime()) throw errors.validation('dueDate must be in the future', [{ field: 'dueDate', message: 'must be in the future' }]);
-    changes.dueDate = { from: session.dueDate?.toISOString() ?? null, to: update.dueDate.toISOString() };
+    if (session.dueDate?.getTime() !== update.dueDate.getTime()) {
+      changes.dueDate = { from: session.dueDate?.toISOString() ?? null, to: update.dueDate.toISOString() };
+    }
     next.dueDate = update.dueDate;
   }
-  if (update.isActive !== undefined && update.isActive !== session.isActive) {
-    if (update.isActive) {
-      const oneTime = session.paymentMethods.some((m) => isOneTimeMethod(m.paymentType));
-      const spent = session.status === 'paid' || (session.dueDate !== null && session.dueDate.getTime() <= now.getTime() && update.dueDate === undefined);
-      if (session.maxPayments === null && oneTime && spent) {
-        throw errors.businessRule('pix_boleto_one_to_one_reactivation_blocked', 'A paid or expired 1:1 Pix or boleto session cannot be reactivated');
-      }
-      if (session.status === 'paid') throw errors.businessRule('session_disabled', 'A paid 1:1 session cannot be reactivated');
+  if (update.isActive === true) {
+    const oneTime = session.paymentMethods.some((m) => isOneTimeMethod(m.paymentType));
+    const expired = context.expiredByDueDate === true || isExpired(session, now);
+    if (session.maxPayments === null && oneTime && (session.status === 'paid' || expired)) {
+      throw errors.businessRule('pix_boleto_one_to_one_reactivation_blocked', 'A paid or expired 1:1 Pix or boleto session cannot be reactivated');
     }
+    if (session.status === 'paid') throw errors.businessRule('session_disabled', 'A paid 1:1 session cannot be reactivated');
+  }
+  if (update.isActive !== undefined && update.isActive !== session.isActive) {
     changes.isActive = { from: session.isActive, to: update.isActive };
     next.isActive = update.isActive;
+  }
+  if (next.isActive && next.status === 'created' && limitReached(next) && (changes.maxPayments || update.isActive === true)) {
+    throw errors.businessRule('multiple_payments_limit_reached', 'The session reached its maximum number of payments; raise maxPayments to take more');
   }
   return { next, changes };
 }

@@ -1,5 +1,5 @@
 import { type AppError } from '@platform/kit';
-import { mainAction, paymentEntry } from '../../src/domain/history';
+import { canceledEntry, expiredByMaxPaymentsEntry, mainAction, paymentEntry } from '../../src/domain/history';
 import { hashPublicKey, publicKeyMatches, sessionPublicKey } from '../../src/domain/publicKey';
 import { applyUpdate, checkPlatformFee, multiplePaymentsOf, newSession, nextStatus, refusalOf, STATUS_TABLE, type NewSessionInput, type Session } from '../../src/domain/session';
 
@@ -66,6 +66,19 @@ describe('session rules', () => {
     expect(codeOf(() => checkPlatformFee(newSession(base, now), fee))).toBeUndefined();
   });
 
+  it('checks only the fee rules payments would apply to the session methods', () => {
+    const split = { ...newSession(base, now), splitRules: [{ sellerId: 's', percentage: 10_000, processingFee: true, chargeRemainderFee: true, liable: true }] };
+    const tooMuch = { paymentMethod: 'default', fixedAmount: 3001 };
+    // The method's own rule always wins over `default`: the large default never applies to credit.
+    expect(codeOf(() => checkPlatformFee(split, { enabled: true, rules: [{ paymentMethod: 'credit', percentage: 100 }, tooMuch] }))).toBeUndefined();
+    // A method rule for some installments only leaves the others to `default`.
+    expect(codeOf(() => checkPlatformFee(split, { enabled: true, rules: [{ paymentMethod: 'credit', installment: 2, percentage: 100 }, tooMuch] }))).toBe('platform_fee_exceeds_link_amount');
+    // An installment rule of the method is reachable although the method also has a general rule.
+    const byInstallment = [{ paymentMethod: 'credit', percentage: 100 }, { paymentMethod: 'credit', installment: 12, fixedAmount: 3001 }];
+    expect(codeOf(() => checkPlatformFee(split, { enabled: true, rules: byInstallment }))).toBe('platform_fee_exceeds_link_amount');
+    expect(codeOf(() => checkPlatformFee(split, { enabled: false, rules: byInstallment }))).toBeUndefined();
+  });
+
   it('names why a session takes no payment', () => {
     const open = newSession({ ...base, maxPayments: 3 }, now);
     expect(refusalOf(open, now)).toBeNull();
@@ -83,6 +96,29 @@ describe('session rules', () => {
     expect(codeOf(() => applyUpdate({ ...pix, dueDate: now }, { isActive: true }, now))).toBe('pix_boleto_one_to_one_reactivation_blocked');
     expect(applyUpdate(pix, { isActive: true }, now).changes).toEqual({ isActive: { from: false, to: true } });
   });
+
+  it('treats isActive: true as a reactivation whatever the current flag, and an expiry as lasting', () => {
+    const pix = newSession({ ...base, paymentMethods: [{ paymentType: 'pix' }], dueDate: new Date(now.getTime() + 1000) }, now);
+    const later = new Date(now.getTime() + 86_400_000);
+    expect(codeOf(() => applyUpdate({ ...pix, status: 'paid', paymentCount: 1 }, { isActive: true }, now))).toBe('pix_boleto_one_to_one_reactivation_blocked');
+    expect(codeOf(() => applyUpdate({ ...pix, isActive: false }, { isActive: true, dueDate: later }, new Date(now.getTime() + 1000)))).toBe('pix_boleto_one_to_one_reactivation_blocked');
+    expect(codeOf(() => applyUpdate({ ...pix, isActive: false, dueDate: later }, { isActive: true }, now, { expiredByDueDate: true }))).toBe('pix_boleto_one_to_one_reactivation_blocked');
+    expect(applyUpdate({ ...pix, isActive: false, dueDate: later }, { isActive: true }, now).changes).toEqual({ isActive: { from: false, to: true } });
+    const card = newSession(base, now);
+    expect(codeOf(() => applyUpdate({ ...card, status: 'paid', paymentCount: 1 }, { isActive: true }, now))).toBe('session_disabled');
+    expect(applyUpdate({ ...card, status: 'paid', paymentCount: 1 }, { isActive: false }, now).changes).toEqual({ isActive: { from: true, to: false } });
+  });
+
+  it('refuses a 1:N session left active at its maximum, and records no unchanged due date', () => {
+    const full: Session = { ...newSession({ ...base, maxPayments: 2 }, now), paymentCount: 2, isActive: false };
+    expect(codeOf(() => applyUpdate(full, { isActive: true }, now))).toBe('multiple_payments_limit_reached');
+    expect(applyUpdate(full, { isActive: true, maxPayments: 3 }, now).changes).toEqual({ maxPayments: { from: 2, to: 3 }, isActive: { from: false, to: true } });
+    const open: Session = { ...full, isActive: true, maxPayments: 5 };
+    expect(codeOf(() => applyUpdate(open, { maxPayments: 2 }, now))).toBe('multiple_payments_limit_reached');
+    expect(applyUpdate({ ...open, pendingCount: 1 }, { maxPayments: 3 }, now).changes).toEqual({ maxPayments: { from: 5, to: 3 } });
+    const dueDate = new Date(now.getTime() + 1000);
+    expect(applyUpdate({ ...open, dueDate }, { dueDate: new Date(dueDate.getTime()) }, now).changes).toEqual({});
+  });
 });
 
 describe('history entries', () => {
@@ -92,6 +128,31 @@ describe('history entries', () => {
     expect(entry).toMatchObject({ action: 'paymentPending', dedupeKey: 'paymentPending:c1', diff: { chargeId: 'c1', changes: { response: { to: { status: 'pending' } } } } });
     expect(paymentEntry('paymentSucceeded', newSession(base, now), newSession(base, now), { chargeId: 'c2', status: 'authorized', amount: 1, paymentType: 'credit' }).dedupeKey).toBeUndefined();
     expect(mainAction(['isActiveChanged', 'sessionExpiredByMaxPayments'])).toBe('sessionExpiredByMaxPayments');
+  });
+
+  it('names no charge when the attempt made none, and is not deduplicated then', () => {
+    const session = newSession({ ...base, maxPayments: 3 }, now);
+    const entry = paymentEntry('paymentFailed', session, session, { status: 'declined', amount: 3000, paymentType: 'credit', declinedCode: 'insufficient_funds' });
+    expect(Object.keys(entry.diff)).not.toContain('chargeId');
+    expect(entry.dedupeKey).toBeUndefined();
+    expect(entry.diff).toMatchObject({ changes: { response: { from: null, to: { status: 'declined', declinedCode: 'insufficient_funds' } } } });
+  });
+
+  it('keeps a limit expiry once per charge, not once per session', () => {
+    const session = newSession({ ...base, maxPayments: 1 }, now);
+    expect(expiredByMaxPaymentsEntry(session, 'c1').dedupeKey).toBe('sessionExpiredByMaxPayments:c1');
+    expect(expiredByMaxPaymentsEntry(session, 'c2').dedupeKey).toBe('sessionExpiredByMaxPayments:c2');
+  });
+
+  it('a cancel is canceled, with the isActive change only when the session was active', () => {
+    const session = newSession(base, now);
+    expect(canceledEntry(session)).toMatchObject({ status: 'canceled', action: 'statusChanged', actions: ['statusChanged', 'isActiveChanged'] });
+    expect(canceledEntry({ ...session, isActive: false })).toEqual({
+      status: 'canceled',
+      action: 'statusChanged',
+      actions: ['statusChanged'],
+      diff: { changes: { status: { from: 'created', to: 'canceled' } }, reason: 'canceled_by_client' },
+    });
   });
 });
 
