@@ -1,4 +1,4 @@
-import { eventually } from '@platform/testkit';
+import { cardNumberEnding, eventually } from '@platform/testkit';
 import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 type Json = Record<string, unknown>;
@@ -46,6 +46,7 @@ describe('REST /v1/sellers through the gateway', () => {
   let alice: Credentials;
   let bob: Credentials;
   let merchantId: string;
+  let bobMerchantId: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform('e2esell');
@@ -58,6 +59,12 @@ describe('REST /v1/sellers through the gateway', () => {
     });
     expect(merchant.status).toBe(201);
     merchantId = merchant.body.id;
+    const bobs = await api<{ id: string }>('POST', '/v1/merchants', {
+      auth: bob,
+      body: { mcc: '5999', name: 'Loja do Bob', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'k' } }] },
+    });
+    expect(bobs.status).toBe(201);
+    bobMerchantId = bobs.body.id;
   });
   afterAll(async () => {
     await platform?.stop();
@@ -159,6 +166,37 @@ describe('REST /v1/sellers through the gateway', () => {
       await statusOf(`/v1/sellers/${seller.body.id}`, 'blocked');
       const blocked = await api<SellerBody>('GET', `/v1/sellers/${seller.body.id}`, { auth: alice });
       expect(blocked.body.providers.map((p) => p.status)).toEqual(['blocked']);
+
+      // Payments asks sellers-and-reviews about the receivers of a split: the blocked seller is refused by name,
+      // and a seller that can receive is taken.
+      const active = await api<SellerBody>('POST', '/v1/sellers', { auth: alice, body: naturalPerson(merchantId, 'receiver@example.com') });
+      expect(active.status).toBe(201);
+      const charge = (sellerId: string) =>
+        api<Json & { error?: { businessCode?: string; message: string } }>('POST', '/v1/charges', {
+          auth: alice,
+          body: {
+            merchantId,
+            amount: 10_000,
+            paymentMethod: { paymentType: 'credit', installments: 1 },
+            paymentSource: { sourceType: 'card', card: { cardHolderName: 'Ana Souza', cardNumber: cardNumberEnding(0), cardCvv: '870', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
+            splitRules: [
+              { sellerId: active.body.id, percentage: 5000, processingFee: true, chargeRemainderFee: true, liable: true },
+              { sellerId, percentage: 5000, processingFee: false, chargeRemainderFee: false, liable: false },
+            ],
+          },
+        });
+      const refused = await charge(seller.body.id);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ businessCode: 'split_seller_blocked' });
+      expect(refused.body.error!.message).toContain(seller.body.id);
+      const other = await api<SellerBody>('POST', '/v1/sellers', { auth: alice, body: naturalPerson(merchantId, 'second@example.com') });
+      const taken = await charge(other.body.id);
+      expect(taken.status).toBe(201);
+      expect(taken.body.status).toBe('authorized');
+      // Another client's seller is refused as unknown.
+      const foreign = await api<SellerBody>('POST', '/v1/sellers', { auth: bob, body: naturalPerson(bobMerchantId, 'foreign@example.com') });
+      expect(foreign.status).toBe(201);
+      expect((await charge(foreign.body.id)).body.error).toMatchObject({ businessCode: 'split_seller_not_found' });
     });
 
     it('lists with status, reviewType, page and limit, with meta; an unmatched process matches a new seller', async () => {

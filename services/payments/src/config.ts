@@ -16,6 +16,8 @@ export const paymentsConfig = z.object({
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   /** The customers service (host:port), asked whether a charge's customer exists and is the caller's. */
   CUSTOMERS_GRPC_URL: z.string().min(1),
+  /** The sellers-and-reviews service (host:port), asked whether the sellers of a split can receive. */
+  SELLERS_AND_REVIEWS_GRPC_URL: z.string().min(1),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsConfig>;

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { customers, payments } from '@platform/contracts';
+import { customers, payments, sellers } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { chargeCron, chargeJobs } from './app/chargeJobs';
 import type { ChargeDeps } from './app/charges/deps';
 import { createCustomersDirectory, type CustomerDirectory } from './app/customerDirectory';
+import { createSellersDirectory, type SellerDirectory } from './app/sellerDirectory';
 import type { MerchantContext } from './app/merchants/context';
 import { createMerchantDirectory } from './app/merchants/merchantDirectory';
 import { createCardSource, createVaultLookup } from './app/vault/cardSource';
@@ -27,7 +28,7 @@ import { Vault } from './vault/crypto';
 
 /** The only place the service's real dependencies are built; use cases and handlers receive them. */
 export function definePaymentsService(
-  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory } = {},
+  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory; sellers?: SellerDirectory } = {},
 ): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
     name: 'payments',
@@ -50,6 +51,10 @@ export function definePaymentsService(
         ? undefined
         : createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, config.CUSTOMERS_GRPC_URL);
       const customerDirectory = options.customers ?? createCustomersDirectory(customersClient!);
+      const sellersClient = options.sellers
+        ? undefined
+        : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
+      const sellerDirectory = options.sellers ?? createSellersDirectory(sellersClient!);
       const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, answers: merchantAnswers };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants, answers: vaultAnswers };
       const chargeDeps: ChargeDeps = {
@@ -63,6 +68,7 @@ export function definePaymentsService(
         cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
         merchants: createMerchantDirectory({ vault, merchants: stores.merchants }),
         customers: customerDirectory,
+        sellers: sellerDirectory,
         vault: createVaultLookup(stores),
         answers: chargeAnswers,
       };
@@ -79,7 +85,8 @@ export function definePaymentsService(
         cron: [...vaultCron, ...chargeCron],
       });
       await jobs.start();
-      const workers = customersClient ? [jobs, { stop: async () => customersClient.close() }] : [jobs];
+      const clients = [customersClient, sellersClient].filter((c) => c !== undefined);
+      const workers = [jobs, ...clients.map((c) => ({ stop: async () => c.close() }))];
       return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers };
     },
   };

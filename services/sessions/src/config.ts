@@ -16,6 +16,8 @@ export const sessionsConfig = z.object({
     .transform((url) => url.replace(/\/+$/, '')),
   /** The payments service (host:port), which makes the sessions' charges. */
   PAYMENTS_GRPC_URL: z.string().min(1),
+  /** The sellers-and-reviews service (host:port), asked whether the sellers of a session's split can receive. */
+  SELLERS_AND_REVIEWS_GRPC_URL: z.string().min(1),
   /** The durable consumer of `payments.charge.*`, named after the service (tests sharing a NATS server set their own). */
   SESSIONS_CHARGES_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('sessions'),
 });

@@ -1,14 +1,15 @@
-import { payments, sessions } from '@platform/contracts';
+import { payments, sellers, sessions } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import { DUE_DATE_JOB, type PaymentsPort, type SessionDeps } from './app/deps';
+import { DUE_DATE_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
+import { createSellersPort } from './app/sellersPort';
 import { applyChargeEvent, expireByDueDate, type ChargeEventData } from './app/sessions';
 import { sessionsConfig } from './config';
 import { createSessionHandlers } from './grpc/sessionHandlers';
 import { createSessionStore } from './store/sessionStore';
 
-/** Tests give a fake payments and their own clock; production asks the payments service. */
-export function defineSessionsService(options: { payments?: PaymentsPort; clock?: Clock } = {}): ServiceDefinitionOptions<typeof sessionsConfig> {
+/** Tests give fakes of payments and sellers and their own clock; production asks those services. */
+export function defineSessionsService(options: { payments?: PaymentsPort; sellers?: SellersPort; clock?: Clock } = {}): ServiceDefinitionOptions<typeof sessionsConfig> {
   return {
     name: 'sessions',
     configSchema: sessionsConfig,
@@ -17,6 +18,9 @@ export function defineSessionsService(options: { payments?: PaymentsPort; clock?
       const paymentsClient = options.payments
         ? undefined
         : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
+      const sellersClient = options.sellers
+        ? undefined
+        : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
       const deps: SessionDeps = {
         pool,
         log,
@@ -24,6 +28,7 @@ export function defineSessionsService(options: { payments?: PaymentsPort; clock?
         store: createSessionStore(),
         clock: options.clock ?? systemClock,
         payments: options.payments ?? createPaymentsPort(paymentsClient!),
+        sellers: options.sellers ?? createSellersPort(sellersClient!),
         keySecret: config.SESSIONS_KEY_SECRET,
         publicUrl: config.PUBLIC_URL,
       };
@@ -48,7 +53,7 @@ export function defineSessionsService(options: { payments?: PaymentsPort; clock?
       const definition = sessions.SessionsServiceService;
       return {
         services: [{ name: 'sessions.v1.SessionsService', definition, implementation: implement(definition, createSessionHandlers(deps), log) }],
-        workers: [charges, jobs, ...(paymentsClient ? [{ stop: async () => paymentsClient.close() }] : [])],
+        workers: [charges, jobs, ...[paymentsClient, sellersClient].filter((c) => c !== undefined).map((c) => ({ stop: async () => c.close() }))],
       };
     },
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { payments, sessions } from '@platform/contracts';
 import { createLogger, createPromiseClient, errors, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
-import type { PaymentsPort, SessionDeps } from '../src/app/deps';
+import type { PaymentsPort, SellersPort, SessionDeps } from '../src/app/deps';
 import type { FeeRule } from '../src/domain/session';
 import { defineSessionsService } from '../src/service';
 import { createSessionStore } from '../src/store/sessionStore';
@@ -53,10 +53,26 @@ export class FakePayments implements PaymentsPort {
   }
 }
 
+/** sellers-and-reviews as sessions sees it: every seller can receive but the ones refused here, with their code. */
+export class FakeSellers implements SellersPort {
+  readonly refused = new Map<string, string>();
+  readonly asked: Array<{ clientId: string; merchantId: string; sellerIds: string[] }> = [];
+
+  async checkSplitReceivers(clientId: string, merchantId: string, sellerIds: readonly string[]): Promise<void> {
+    if (sellerIds.length === 0) return;
+    this.asked.push({ clientId, merchantId, sellerIds: [...sellerIds] });
+    for (const id of sellerIds) {
+      const code = this.refused.get(id);
+      if (code) throw errors.businessRule(code, `seller ${id} of the split rules cannot receive`);
+    }
+  }
+}
+
 export interface RunningSessions {
   service: RunningService;
   client: SessionsClient;
   payments: FakePayments;
+  sellers: FakeSellers;
   /** The service's own pool, for reading its tables. */
   pool: Pool;
   stop(): Promise<void>;
@@ -66,7 +82,8 @@ export interface RunningSessions {
 export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<RunningSessions> {
   const databaseUrl = await createTestDatabase('sessions');
   const fake = new FakePayments();
-  const service = await startService(defineSessionsService({ payments: fake, clock: options.clock }), {
+  const sellers = new FakeSellers();
+  const service = await startService(defineSessionsService({ payments: fake, sellers, clock: options.clock }), {
     DATABASE_URL: databaseUrl,
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
@@ -74,6 +91,7 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
     LOG_LEVEL: 'silent',
     SESSIONS_KEY_SECRET: TEST_KEY_SECRET,
     PAYMENTS_GRPC_URL: '127.0.0.1:1',
+    SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
     PUBLIC_URL: 'https://pay.example.test',
     SESSIONS_CHARGES_DURABLE: `sessions_test_${randomUUID().slice(0, 8)}`,
     ...options.env,
@@ -83,6 +101,7 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
     service,
     client,
     payments: fake,
+    sellers,
     pool: service.runtime.pool,
     stop: async () => {
       client.close();
@@ -102,6 +121,7 @@ export function depsOf(running: RunningSessions, clock: Clock): SessionDeps {
     clock,
     log: createLogger({ name: 'sessions-test', level: 'silent' }),
     payments: running.payments,
+    sellers: running.sellers,
     keySecret: Buffer.from(TEST_KEY_SECRET, 'hex'),
     publicUrl: 'https://pay.example.test',
   };

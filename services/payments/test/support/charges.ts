@@ -4,6 +4,7 @@ import { createPromiseClient, type Pool, type PromiseClient, type RunningService
 import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
+import { FakeSellers } from './sellers';
 import { cardNumberEnding } from './cards';
 import { outboxOf, type OutboxEvent } from './fixtures';
 
@@ -22,6 +23,8 @@ export interface RunningCharges {
   clock: ManualClock;
   /** The customers directory the service asks. */
   customers: FakeCustomers;
+  /** The sellers directory the service asks about split receivers. */
+  sellers: FakeSellers;
   stop(): Promise<void>;
 }
 
@@ -29,16 +32,18 @@ export interface RunningCharges {
  * The real payments service in-process on a free port, on a fresh database, called through the generated client.
  * `env` overrides its configuration (pool size, provider timeout); `customers` is the directory it asks about customers.
  */
-export async function startCharges(env: Record<string, string> = {}, options: { customers?: FakeCustomers } = {}): Promise<RunningCharges> {
+export async function startCharges(env: Record<string, string> = {}, options: { customers?: FakeCustomers; sellers?: FakeSellers } = {}): Promise<RunningCharges> {
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers }), {
+  const sellers = options.sellers ?? new FakeSellers();
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers }), {
     env: {
       CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
       PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
       PUBLIC_URL,
       CUSTOMERS_GRPC_URL: '127.0.0.1:1',
+      SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
       ...env,
     },
   });
@@ -49,6 +54,7 @@ export async function startCharges(env: Record<string, string> = {}, options: { 
     pool: service.runtime.pool,
     clock,
     customers,
+    sellers,
     stop: async () => {
       client.close();
       await service.stop();

@@ -9,6 +9,7 @@ import { paymentsConfig } from '../../src/config';
 import type { PaymentsDeps } from '../../src/deps';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
+import { FakeSellers } from './sellers';
 import { createCardStore } from '../../src/store/cardStore';
 import { createMerchantStore } from '../../src/store/merchantStore';
 import { createTokenStore } from '../../src/store/tokenStore';
@@ -24,21 +25,25 @@ export interface RunningPayments {
   clock: ManualClock;
   /** The customers directory the service asks. */
   customers: FakeCustomers;
+  /** The sellers directory the service asks about split receivers. */
+  sellers: FakeSellers;
   /** Dependencies equal to the service's (same keys, pool and clock), for calling the ports directly. */
   deps: PaymentsDeps;
   stop(): Promise<void>;
 }
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
-export async function startPayments(options: { customers?: FakeCustomers } = {}): Promise<RunningPayments> {
+export async function startPayments(options: { customers?: FakeCustomers; sellers?: FakeSellers } = {}): Promise<RunningPayments> {
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
+  const sellers = options.sellers ?? new FakeSellers();
   const env = {
     CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     CUSTOMERS_GRPC_URL: '127.0.0.1:1',
+    SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
   };
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers }), { env });
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers }), { env });
   const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, address);
   const config = paymentsConfig.parse(env);
   const deps: PaymentsDeps = {
@@ -55,6 +60,7 @@ export async function startPayments(options: { customers?: FakeCustomers } = {})
     pool: service.runtime.pool,
     clock,
     customers,
+    sellers,
     deps,
     stop: async () => {
       client.close();

@@ -1,5 +1,4 @@
-import { errors } from '@platform/kit';
-import { requireClientId } from '@platform/kit';
+import { errors, requireClientId } from '@platform/kit';
 import type { SellerDeps } from './deps';
 
 /**

@@ -10,12 +10,19 @@ export interface PaymentsPort {
   createCharge(request: payments.CreateChargeRequest): Promise<payments.Charge>;
 }
 
+/** What sessions needs from sellers-and-reviews: that the sellers of a split can receive. */
+export interface SellersPort {
+  /** Fails with a business rule (`split_seller_*`, naming the seller) when one is not the client's, of the merchant, or cannot receive. */
+  checkSplitReceivers(clientId: string, merchantId: string, sellerIds: readonly string[]): Promise<void>;
+}
+
 export interface SessionDeps {
   pool: Pool;
   store: SessionStore;
   clock: Clock;
   log: Logger;
   payments: PaymentsPort;
+  sellers: SellersPort;
   keySecret: Buffer;
   publicUrl: string;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */

@@ -80,6 +80,8 @@ export async function createSession(deps: SessionDeps, input: Omit<NewSessionInp
   // Also proves the merchant is the client's (not_found otherwise).
   const fee = await deps.payments.platformFee(clientId, session.merchantId);
   checkPlatformFee(session, fee);
+  // The sellers of the split are the client's, of the merchant, and can receive: no unknown or foreign id is stored.
+  await deps.sellers.checkSplitReceivers(clientId, session.merchantId, session.splitRules.map((r) => r.sellerId));
   const publicKey = sessionPublicKey(deps.keySecret, session.id);
   await withTransaction(deps.pool, async (tx) => {
     await deps.store.insert(tx, session, hashPublicKey(publicKey));

@@ -185,7 +185,8 @@ async function decide(
 
 /**
  * Validates and claims the idempotency key; asks the customers service that the charge's customer, if it names
- * one, is the caller's (not_found otherwise); then, in a short transaction, loads the merchant and opens the card;
+ * one, is the caller's (not_found otherwise), and sellers-and-reviews that the sellers of its split can receive
+ * (422 `split_seller_*` otherwise); then, in a short transaction, loads the merchant and opens the card;
  * asks antifraud and the providers with no transaction open; and stores the charge, its transaction requests
  * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
  * failed); only a card that fails before any provider is asked answers 402.
@@ -198,8 +199,10 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
     { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: deps.answers.charge },
     {
       prepare: async () => {
-        // The customer is the caller's, or nothing is stored and no provider is asked.
+        // The customer is the caller's, and the sellers of the split can receive, or nothing is stored and no
+        // provider is asked.
         if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
+        await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
         const opened = await withTransaction(deps.pool, async (tx) => {
           const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
           paymentProvidersOf(deps, merchant);

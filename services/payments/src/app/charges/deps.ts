@@ -4,6 +4,7 @@ import type { Charge } from '../../domain/charge';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { ChargeStore } from '../../store/chargeStore';
 import type { CustomerDirectory } from '../customerDirectory';
+import type { SellerDirectory } from '../sellerDirectory';
 import type { CardSource, MerchantDirectory } from '../ports';
 
 /** What the 3DS setup needs to know of the vault: that the card or token exists for this client. */
@@ -43,6 +44,8 @@ export interface ChargeDeps {
   merchants: MerchantDirectory;
   /** Whether a customer a charge names is the caller's; the customers service owns them. */
   customers: CustomerDirectory;
+  /** Whether the sellers of a split are the caller's, of the merchant, and can receive; sellers-and-reviews owns them. */
+  sellers: SellerDirectory;
   vault: VaultLookup;
   answers: ChargeAnswers;
 }
