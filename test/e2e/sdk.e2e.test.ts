@@ -12,9 +12,9 @@
  * - webhooks.verify, on a real delivery taken by a local receiver
  *
  * The sessions methods (create, find, list, cancel, enable, disable) and charges.create with a sessionId are
- * called in sessions.sdk.e2e.test.ts.
- * Failing until built (no routes yet): sellers.create, sellers.find, sellers.list, sellers.update, sellers.remove; cards.tokenization of a CVV alone
- * (`{cvvUpdate}`).
+ * called in sessions.sdk.e2e.test.ts, and the sellers methods (create, find, list, update, remove) in
+ * sellers-sdk.e2e.test.ts.
+ * Failing until built (no route yet): cards.tokenization of a CVV alone (`{cvvUpdate}`).
  *
  * The SDK's sandbox cards and the SANDBOX table (last digit of the number) agree except for the cards named
  * invalid_cvv, which end in 2, 5 or 8 and are told apart by a CVV that does not end in 0: the SANDBOX declines
