@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// npm run new-service <name> [-- --database <db>] [--title "<one line>"] [--dry-run] [--root <dir>] [--no-deploy]
+// npm run new-service <name> [-- --database <db>] [--proto <package>] [--title "<one line>"] [--dry-run] [--root <dir>] [--no-deploy]
 //
 // Writes the skeleton of a new gRPC service from scripts/new-service/templates/ (every `__x__` placeholder filled
 // in) and adds it where the platform learns about services:
-//   proto/<snake>/v1/<snake>.proto           the contract (CreateItem, GetItem)
+//   proto/<proto>/v1/<proto>.proto           the contract (CreateItem, GetItem)
 //   services/<name>/                         the service: src/{main,config,service}.ts, domain, app, store, grpc,
 //                                            events, migrations/001_<snake>.sql, tests, README.md
 //   gateway/src/routes/<name>/               routes, schemas and mapping of its REST surface
@@ -12,7 +12,8 @@
 //   gateway/src/app.ts                       one import and one line mounting its routes
 // then rewrites the deploy files from the catalog (npm run deploy:generate) unless --no-deploy or --root.
 //
-// <name> is a lowercase DNS label (`sessions`, `sellers-and-reviews`); the proto package is its snake_case form.
+// <name> is a lowercase DNS label (`sessions`, `sellers-and-reviews`); the proto package is its snake_case form, or
+// --proto <package> (`sellers` for sellers-and-reviews): the contract's folder, package and `@platform/contracts` name.
 // --dry-run prints what would be written and changes nothing; --root writes into another copy of the repository.
 
 const fs = require('node:fs');
@@ -39,10 +40,11 @@ function parseArgs(argv) {
       options.deploy = false;
     } else if (arg === '--database') options.database = argv[++i];
     else if (arg === '--title') options.title = argv[++i];
+    else if (arg === '--proto') options.proto = argv[++i];
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else rest.push(arg);
   }
-  if (rest.length !== 1) throw new Error('usage: npm run new-service <name> [-- --database <db>] [--title "<one line>"] [--dry-run]');
+  if (rest.length !== 1) throw new Error('usage: npm run new-service <name> [-- --database <db>] [--proto <package>] [--title "<one line>"] [--dry-run]');
   options.name = rest[0];
   return options;
 }
@@ -60,11 +62,15 @@ function namesOf(name, options = {}) {
   const title = options.title || `${words.charAt(0).toUpperCase()}${words.slice(1)}`;
   const database = options.database || snake;
   if (!/^[a-z][a-z0-9_]*$/.test(database)) throw new Error(`"${database}" is not a database name`);
-  return { name, snake, camel, Pascal: pascal, UPPER: snake.toUpperCase(), title, database };
+  const proto = options.proto || snake;
+  if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(proto) || RESERVED.includes(proto)) throw new Error(`"${proto}" is not a proto package name: lowercase words joined by "_"`);
+  const protoCamel = proto.replace(/_([a-z0-9])/g, (_m, c) => c.toUpperCase());
+  const protoPascal = protoCamel.charAt(0).toUpperCase() + protoCamel.slice(1);
+  return { name, snake, camel, Pascal: pascal, UPPER: snake.toUpperCase(), title, database, proto, protoCamel, ProtoPascal: protoPascal };
 }
 
 function fill(text, names) {
-  return text.replace(/__(name|snake|camel|Pascal|UPPER|title|database)__/g, (_m, key) => names[key]);
+  return text.replace(/__(name|snake|camel|Pascal|UPPER|title|database|proto|protoCamel|ProtoPascal)__/g, (_m, key) => names[key]);
 }
 
 /** [{ path (relative to the repository), content }] for every template. */
@@ -91,7 +97,7 @@ function catalogEntry(names) {
     `    client: '${names.camel}',`,
     `    summary: ${JSON.stringify(names.title).replace(/^"|"$/g, "'")},`,
     `    database: '${names.database}',`,
-    `    grpcService: '${names.snake}.v1.${names.Pascal}Service',`,
+    `    grpcService: '${names.proto}.v1.${names.ProtoPascal}Service',`,
     `    addressEnv: '${names.UPPER}_GRPC_URL',`,
     `    scopes: ['${names.name}'],`,
     '    secrets: [],',

@@ -92,6 +92,25 @@ describe('npm run new-service', () => {
     expect(app.split('\n').length - before).toBe(2);
   });
 
+  it('names the contract apart from the service with --proto, everywhere the contract is meant', () => {
+    run(root, 'payouts-and-prepayment', '--database', 'payouts', '--proto', 'payouts');
+    const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+    expect(existsSync(path.join(root, 'proto/payouts_and_prepayment'))).toBe(false);
+    expect(read('proto/payouts/v1/payouts.proto')).toMatch(/package payouts\.v1;\s[\s\S]*service PayoutsService \{/);
+    const service = read('services/payouts-and-prepayment/src/service.ts');
+    expect(service).toContain("import { payouts } from '@platform/contracts';");
+    expect(service).toContain("name: 'payouts.v1.PayoutsService',");
+    expect(service).toContain('definition: payouts.PayoutsServiceService,');
+    expect(service).toContain('export function definePayoutsAndPrepaymentService()');
+    expect(read('services/payouts-and-prepayment/test/support.ts')).toContain('PromiseClient<typeof payouts.PayoutsServiceService>');
+    expect(read('gateway/src/routes/payouts-and-prepayment/mapping.ts')).toContain("import type { payouts } from '@platform/contracts';");
+    // The gateway's client keeps the service's name.
+    expect(read('gateway/src/routes/payouts-and-prepayment/routes.ts')).toContain("payoutsAndPrepaymentRoutes({ payoutsAndPrepayment }: Pick<GatewayClients, 'payoutsAndPrepayment'>)");
+    const catalog = read('packages/catalog/src/services.ts');
+    expect(catalog).toContain("    grpcService: 'payouts.v1.PayoutsService',\n    addressEnv: 'PAYOUTS_AND_PREPAYMENT_GRPC_URL',");
+    expect(failure(root, 'loyalty', '--proto', 'Loyalty-Points')).toContain('is not a proto package name');
+  });
+
   it('changes nothing in a dry run', () => {
     const out = run(root, 'payouts', '--dry-run');
     expect(out).toContain('would write services/payouts/src/service.ts');
