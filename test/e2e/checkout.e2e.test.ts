@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { cardNumberEnding } from '@platform/testkit';
+import { cardNumberEnding, eventually } from '@platform/testkit';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
@@ -175,7 +175,9 @@ describe('the hosted checkout page in headless Chromium', () => {
     await page.locator('#result[data-outcome="pix"]').waitFor({ timeout: 15_000 });
     const qr = page.locator('#result img.qr');
     await qr.waitFor();
-    await page.waitForFunction("(() => { const img = document.querySelector('#result img.qr'); return img !== null && img.complete && img.naturalWidth > 0; })()");
+    // Polled from the test: the page's own CSP refuses the eval that waitForFunction would run in it.
+    const loaded = "(() => { const img = document.querySelector('#result img.qr'); return img !== null && img.complete && img.naturalWidth > 0; })()";
+    await eventually(async () => ((await page.evaluate(loaded)) === true ? true : undefined), 'the Pix QR image loaded', { timeoutMs: 10_000, intervalMs: 100 });
     expect(await page.locator('#pix-code').inputValue()).toMatch(/^000201/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'checkout-pix.png'), fullPage: true });
     const sent = JSON.parse(chargeCalls[0]!) as { paymentMethod: Json; paymentSource: Json };
