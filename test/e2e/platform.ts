@@ -148,3 +148,26 @@ export async function createClient(baseUrl: string, adminToken: string, name = '
   return { clientId: response.body.clientId, apiKey: response.body.apiKey };
 }
 
+/** A seller who is a natural person (CPF 529.982.247-25), of a merchant: the body of `POST /v1/sellers`. */
+export function naturalPerson(merchantId: string, email = 'ana@example.com'): Record<string, unknown> {
+  return {
+    merchantId,
+    mcc: 5411,
+    owner: {
+      name: 'Ana Souza',
+      email,
+      birthdate: '1990-04-12',
+      document: { type: 'cpf', number: '529.982.247-25', country: 'BR' },
+      address: { street: 'Rua A', streetNumber: '10', zipCode: '01310100', country: 'BR', state: 'SP', city: 'São Paulo', district: 'Centro' },
+    },
+    bankAccount: {
+      holderName: 'Ana Souza',
+      holderDocument: '52998224725',
+      bank: '341',
+      branchNumber: '1234',
+      accountNumber: '123456',
+      accountCheckDigit: '7',
+      type: 'conta_corrente',
+    },
+  };
+}

@@ -1,35 +1,11 @@
 import { cardNumberEnding, eventually } from '@platform/testkit';
-import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
+import { apiClient, createClient, naturalPerson, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 type Json = Record<string, unknown>;
 type ErrorBody = { error: { code: number; details?: Array<{ field: string }> } };
 type SellerBody = Json & { id: string; status: string; owner: Json; business: Json | null; providers: Array<{ status: string; providerType: string }> };
 
-const CPF = '529.982.247-25';
 const CNPJ = '11.222.333/0001-81';
-
-function naturalPerson(merchantId: string, email = 'ana@example.com'): Json {
-  return {
-    merchantId,
-    mcc: 5411,
-    owner: {
-      name: 'Ana Souza',
-      email,
-      birthdate: '1990-04-12',
-      document: { type: 'cpf', number: CPF, country: 'BR' },
-      address: { street: 'Rua A', streetNumber: '10', zipCode: '01310100', country: 'BR', state: 'SP', city: 'São Paulo', district: 'Centro' },
-    },
-    bankAccount: {
-      holderName: 'Ana Souza',
-      holderDocument: '52998224725',
-      bank: '341',
-      branchNumber: '1234',
-      accountNumber: '123456',
-      accountCheckDigit: '7',
-      type: 'conta_corrente',
-    },
-  };
-}
 
 function legalEntity(merchantId: string): Json {
   const base = naturalPerson(merchantId, 'loja@example.com');

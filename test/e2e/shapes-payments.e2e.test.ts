@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { EVENTS_STREAM, type DomainEvent } from '@platform/kit';
 import { testNatsUrl } from '@platform/testkit';
-import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
+import { apiClient, createClient, naturalPerson, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +84,8 @@ describe('one public shape: the REST answer of a payments resource is the data o
     const card = await call<{ id: string }>('POST', '/v1/cards', { tokenId: token.body.tokenId });
     expect(card.status).toBe(201);
 
+    const seller = await call<{ id: string }>('POST', '/v1/sellers', naturalPerson(merchant.body.id, 'forma@example.com'));
+    expect(seller.status).toBe(201);
     const charge = await call<{ id: string; status: string }>('POST', '/v1/charges', {
       merchantId: merchant.body.id,
       amount: 10_000,
@@ -93,7 +95,7 @@ describe('one public shape: the REST answer of a payments resource is the data o
       description: 'Two shirts',
       paymentMethod: { paymentType: 'credit', installments: 2 },
       paymentSource: { sourceType: 'card', cardId: card.body.id, cardCvv: '123' },
-      splitRules: [{ sellerId: '0b8a3f0e-1c2d-4e5f-8a9b-0c1d2e3f4a5b', percentage: 10_000, liable: true }],
+      splitRules: [{ sellerId: seller.body.id, percentage: 10_000, liable: true }],
       appInfo: { platform: 'web' },
     });
     expect(charge.status).toBe(201);
