@@ -26,6 +26,7 @@ import { tokenRoutes } from './routes/tokens/routes';
 import { webhookRoutes } from './routes/webhooks/routes';
 import { sessionKeyChecker, sessionsRoutes } from './routes/sessions/routes';
 import { sellerRoutes } from './routes/sellers/routes';
+import { payoutsAndPrepaymentRoutes } from './routes/payouts-and-prepayment/routes';
 // `npm run new-service` adds the import of a new service's routes above this line.
 
 export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
@@ -58,6 +59,7 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...webhookRoutes(clients),
     ...sessionsRoutes({ sessions: clients.sessions, settings: clients.settings, publicUrl: config.PUBLIC_URL }),
     ...sellerRoutes(clients),
+    ...payoutsAndPrepaymentRoutes(clients),
     // `npm run new-service` adds a new service's routes above this line.
   ];
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });

@@ -33,4 +33,8 @@ REVOKE ALL ON DATABASE sessions FROM PUBLIC;
 CREATE ROLE sellers LOGIN PASSWORD 'sellers';
 CREATE DATABASE sellers OWNER sellers;
 REVOKE ALL ON DATABASE sellers FROM PUBLIC;
+
+CREATE ROLE payouts LOGIN PASSWORD 'payouts';
+CREATE DATABASE payouts OWNER payouts;
+REVOKE ALL ON DATABASE payouts FROM PUBLIC;
 -- <<< catalog:databases

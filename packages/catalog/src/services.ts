@@ -148,5 +148,27 @@ export const SERVICES = [
     secrets: [],
     env: [],
   },
+  {
+    name: 'payouts-and-prepayment',
+    client: 'payoutsAndPrepayment',
+    summary: 'Plans, the double-entry split ledger, payment batches and prepayment',
+    database: 'payouts',
+    grpcService: 'payouts.v1.PayoutsService',
+    addressEnv: 'PAYOUTS_AND_PREPAYMENT_GRPC_URL',
+    scopes: ['payouts', 'plans', 'prepayment'],
+    secrets: [],
+    env: [
+      {
+        env: 'PAYOUTS_CHARGES_DURABLE',
+        description: 'the durable JetStream consumer of the charge events; platforms sharing a NATS server (tests) each need their own',
+        devstack: '{databasePrefix}payouts-charges',
+      },
+      {
+        env: 'PAYOUTS_SELLERS_DURABLE',
+        description: 'the durable JetStream consumer of the seller events; platforms sharing a NATS server (tests) each need their own',
+        devstack: '{databasePrefix}payouts-sellers',
+      },
+    ],
+  },
   // new services are added above this line
 ] as const satisfies readonly ServiceEntry[];

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '@platform/kit';
+import { capturePosting, refundPosting } from '../domain/ledger';
+import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
+import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
+import { planRefund, type OpenReceivable } from '../domain/refunds';
+import { ledgerStore, type Receivable } from '../store/ledgerStore';
+import { sellerStore } from '../store/planStore';
+import { OWN_PROVIDERS, type PayoutsDeps } from './deps';
+import { planOfReceiver } from './plans';
+
+/** The part of a `payments.charge.*` event's data (the public charge) the ledger reads. */
+export interface ChargeEventData {
+  id: string;
+  status: string;
+  amount: number;
+  capturedAmount: number;
+  refundedAmount: number;
+  providerType: string | null;
+  paymentMethod: { paymentType: string; installments?: number | null } | null;
+  splitRules?: Array<{ sellerId: string; percentage?: number | null; amount?: number | null }> | null;
+}
+
+/** The part of a `sellers.seller.*` event's data (the public seller) this service keeps. */
+export interface SellerEventData {
+  id: string;
+  status: string;
+  planId?: string | null;
+}
+
+const isPaymentType = (value: string): value is PaymentType => (PAYMENT_TYPES as readonly string[]).includes(value);
+
+/**
+ * A charge event, applied once whatever the order or number of deliveries: the capture of an own-provider charge
+ * becomes receivables and a capture posting; a refunded amount above what was posted offsets the difference; a
+ * chargeback offsets what is left. What was posted is kept per charge (`ledger_charges`) and every posting has a unique
+ * reference, so a repeated event changes nothing.
+ */
+export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientId: string, data: ChargeEventData, occurredAt: Date): Promise<void> {
+  if (!data.providerType || !OWN_PROVIDERS.has(data.providerType)) return;
+  const paymentType = data.paymentMethod?.paymentType ?? '';
+  if (!isPaymentType(paymentType)) return;
+  let charge = await ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
+  if (!charge) {
+    if (!(data.capturedAmount > 0)) return;
+    const installments = paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1;
+    if (!(await ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt))) return;
+    const splitRules: SplitRuleInput[] = (data.splitRules ?? []).map((r) => ({ sellerId: r.sellerId.toLowerCase(), percentage: r.percentage ?? null, amount: r.amount ?? null }));
+    const plans = new Map<string | null, Plan>();
+    for (const receiver of [null, ...splitRules.map((r) => r.sellerId)]) {
+      if (!plans.has(receiver)) plans.set(receiver, await planOfReceiver(tx, clientId, receiver, deps.clock.now()));
+    }
+    const drafts = buildReceivables(
+      { chargeId: data.id, paymentType, installments, amount: data.amount, capturedAmount: data.capturedAmount, splitRules, capturedAt: occurredAt },
+      (receiver) => plans.get(receiver) ?? plans.get(null)!,
+      deps.calendar,
+    );
+    const receivables: Receivable[] = drafts.map((d) => ({
+      id: randomUUID(),
+      clientId,
+      chargeId: data.id,
+      receiver: d.receiver,
+      installment: d.installment,
+      totalInstallments: d.totalInstallments,
+      paymentType: d.paymentType,
+      gross: d.gross,
+      fee: d.fee,
+      net: d.net,
+      originalSettlementDate: d.settlementDate,
+      settlementDate: d.settlementDate,
+      status: 'pending',
+      prepaymentId: null,
+      batchId: null,
+      createdAt: occurredAt,
+    }));
+    await ledgerStore.insertReceivables(tx, receivables);
+    await ledgerStore.post(tx, clientId, capturePosting(data.id, receivables), occurredAt);
+    charge = { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount, refundedAmount: 0, chargedBack: false };
+  }
+
+  let refunded = charge.refundedAmount;
+  const target = Math.min(data.refundedAmount ?? 0, charge.capturedAmount);
+  if (target > refunded) {
+    await offset(tx, clientId, charge.chargeId, 'refund', target - refunded, `refund:${charge.chargeId}:${target}`, occurredAt);
+    refunded = target;
+  }
+  let chargedBack = charge.chargedBack;
+  if (data.status === 'charged_back' && !chargedBack) {
+    const left = charge.capturedAmount - refunded;
+    if (left > 0) await offset(tx, clientId, charge.chargeId, 'chargeback', left, `chargeback:${charge.chargeId}`, occurredAt);
+    chargedBack = true;
+  }
+  if (refunded !== charge.refundedAmount || chargedBack !== charge.chargedBack) {
+    await ledgerStore.updateChargeRefunds(tx, clientId, charge.chargeId, refunded, chargedBack);
+  }
+}
+
+/**
+ * Offsets a refund or chargeback against the charge's receivables, future ones first; what no future receivable can
+ * give is a debit on the receiver's available balance, an order of its next batch.
+ */
+async function offset(tx: Queryable, clientId: string, chargeId: string, kind: 'refund' | 'chargeback', amount: number, reference: string, at: Date): Promise<void> {
+  const receivables = await ledgerStore.receivablesOfCharge(tx, clientId, chargeId);
+  const open = await ledgerStore.openAmounts(tx, clientId, receivables.map((r) => r.id));
+  const inputs: OpenReceivable[] = receivables.map((r) => {
+    const amounts = open.get(r.id) ?? { net: 0, fee: 0 };
+    // Settled, or prepaid (its receiver was promised that amount): it gives nothing more; its gross still weighs in
+    // how the refund is shared.
+    const settled = r.status !== 'pending';
+    return {
+      id: r.id,
+      receiver: r.receiver,
+      gross: settled ? r.gross : amounts.net + amounts.fee,
+      fee: settled ? 0 : amounts.fee,
+      net: settled ? 0 : amounts.net,
+      settled,
+      settlementDate: r.settlementDate,
+      installment: r.installment,
+    };
+  });
+  const plan = planRefund(amount, inputs);
+  const posted = await ledgerStore.post(tx, clientId, refundPosting(reference, kind, plan.offsets, plan.debits), at);
+  if (!posted) return;
+  for (const debit of plan.debits) {
+    if (debit.amount <= 0) continue;
+    await ledgerStore.insertDebit(tx, clientId, { id: randomUUID(), receiver: debit.receiver, chargeId, type: kind === 'chargeback' ? 'charge_back' : 'void', amount: debit.amount }, at);
+  }
+}
+
+/** Keeps what the sellers service says of a seller: its plan and status (a blocked seller's batches wait). */
+export async function applySellerEvent(tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<{ active: boolean }> {
+  await sellerStore.upsert(tx, clientId, { id: data.id.toLowerCase(), planId: data.planId || null, status: data.status }, occurredAt);
+  return { active: data.status !== 'blocked' && data.status !== 'inactive' };
+}

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { errors, isUuid, pageMeta, requireClientId, toPage, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
+import {
+  DEFAULT_FEES,
+  DEFAULT_PLAN_NAME,
+  DEFAULT_PREPAYMENT_MONTHLY_RATE,
+  DEFAULT_SETTLEMENT_DAYS,
+  parseMonthlyRate,
+  parsePlanFees,
+  parsePlanName,
+  parseSettlementDays,
+  type PaymentType,
+  type Plan,
+  type PlanFee,
+} from '../domain/plan';
+import { planStore, sellerStore } from '../store/planStore';
+import type { PayoutsDeps } from './deps';
+
+/** The default plan every client gets with its first use. */
+function defaultPlan(clientId: string, now: Date): Plan {
+  return {
+    id: randomUUID(),
+    clientId,
+    name: DEFAULT_PLAN_NAME,
+    isDefault: true,
+    fees: DEFAULT_FEES.map((f) => ({ ...f })),
+    settlementDays: { ...DEFAULT_SETTLEMENT_DAYS },
+    prepaymentMonthlyRate: DEFAULT_PREPAYMENT_MONTHLY_RATE,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** The client's default plan, created with its first use. */
+export async function defaultPlanOf(db: Queryable, clientId: string, now: Date): Promise<Plan> {
+  return (await planStore.findDefault(db, clientId)) ?? planStore.ensureDefault(db, defaultPlan(clientId, now));
+}
+
+/** The plan of a receiver: a seller's own plan when it has one (as the sellers service last said), else the default. */
+export async function planOfReceiver(db: Queryable, clientId: string, receiver: string | null, now: Date): Promise<Plan> {
+  if (receiver !== null) {
+    const seller = await sellerStore.find(db, clientId, receiver);
+    if (seller?.planId) {
+      const own = await planStore.findById(db, clientId, seller.planId);
+      if (own) return own;
+    }
+  }
+  return defaultPlanOf(db, clientId, now);
+}
+
+export interface PlanInput {
+  name?: string;
+  isDefault?: boolean;
+  fees?: unknown[];
+  replaceFees?: boolean;
+  settlementDays?: Partial<Record<PaymentType, number | undefined>>;
+  prepaymentMonthlyRate?: number;
+}
+
+async function load(db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Plan> {
+  const plan = isUuid(id) ? await planStore.findById(db, clientId, id.toLowerCase(), { forUpdate }) : null;
+  if (!plan) throw errors.notFound('Plan', id);
+  return plan;
+}
+
+export async function createPlan(deps: PayoutsDeps, input: { clientId: string } & PlanInput): Promise<Plan> {
+  const clientId = requireClientId(input.clientId);
+  const now = deps.clock.now();
+  const plan: Plan = {
+    id: randomUUID(),
+    clientId,
+    name: parsePlanName(input.name ?? ''),
+    isDefault: input.isDefault === true,
+    fees: input.fees && input.fees.length > 0 ? parsePlanFees(input.fees) : DEFAULT_FEES.map((f) => ({ ...f })),
+    settlementDays: parseSettlementDays(input.settlementDays ?? {}, DEFAULT_SETTLEMENT_DAYS),
+    prepaymentMonthlyRate: parseMonthlyRate(input.prepaymentMonthlyRate ?? DEFAULT_PREPAYMENT_MONTHLY_RATE),
+    createdAt: now,
+    updatedAt: now,
+  };
+  return withTransaction(deps.pool, async (tx) => {
+    // The client has its default plan from its first use; a new plan asked to be the default takes its place.
+    await defaultPlanOf(tx, clientId, now);
+    if (plan.isDefault) {
+      await planStore.lockDefault(tx, clientId);
+      await planStore.clearDefault(tx, clientId, now);
+    }
+    await planStore.insert(tx, plan);
+    return plan;
+  });
+}
+
+export async function getPlan(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<Plan> {
+  return load(deps.pool, requireClientId(input.clientId), input.id);
+}
+
+export async function listPlans(deps: PayoutsDeps, input: { clientId: string; page?: PageInput }): Promise<{ items: Plan[]; meta: PageMeta }> {
+  const clientId = requireClientId(input.clientId);
+  // A client always has its default plan to show.
+  await withTransaction(deps.pool, (tx) => defaultPlanOf(tx, clientId, deps.clock.now()));
+  const page = toPage(input.page);
+  const { items, total } = await planStore.list(deps.pool, clientId, page);
+  return { items, meta: pageMeta(page, items.length, total) };
+}
+
+export async function updatePlan(deps: PayoutsDeps, input: { clientId: string; id: string } & PlanInput): Promise<Plan> {
+  const clientId = requireClientId(input.clientId);
+  const now = deps.clock.now();
+  if (input.isDefault === false) {
+    throw errors.validation('isDefault can only be set to true: another plan becomes the default by being set', [{ field: 'isDefault', message: 'must be true' }]);
+  }
+  return withTransaction(deps.pool, async (tx) => {
+    const plan = await load(tx, clientId, input.id, true);
+    const fees: PlanFee[] = input.replaceFees ? parsePlanFees(input.fees ?? []) : plan.fees;
+    const next: Plan = {
+      ...plan,
+      name: input.name === undefined ? plan.name : parsePlanName(input.name),
+      fees,
+      settlementDays: parseSettlementDays(input.settlementDays ?? {}, plan.settlementDays),
+      prepaymentMonthlyRate: input.prepaymentMonthlyRate === undefined ? plan.prepaymentMonthlyRate : parseMonthlyRate(input.prepaymentMonthlyRate),
+      updatedAt: now,
+    };
+    if (input.isDefault === true && !plan.isDefault) {
+      await planStore.lockDefault(tx, clientId);
+      await planStore.clearDefault(tx, clientId, now);
+      next.isDefault = true;
+    }
+    await planStore.update(tx, next);
+    return next;
+  });
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, errors, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
+import { brasiliaDate } from '../domain/calendar';
+import { prepaymentPosting } from '../domain/ledger';
+import { simulatePrepayment, type EligibleReceivable } from '../domain/prepayment';
+import { prepaymentStore, type Prepayment } from '../store/batchStore';
+import { ledgerStore } from '../store/ledgerStore';
+import { sellerStore } from '../store/planStore';
+import { PREPAYMENT_EVENTS, recordPrepaymentEvent } from '../events/payoutEvents';
+import type { PayoutsDeps } from './deps';
+import { planOfReceiver } from './plans';
+
+/** The answer of a client that may not prepay: `I-403`, as the public API has it. */
+export const PREPAYMENT_DENIED = 'I-403';
+
+async function requireEnabled(deps: PayoutsDeps, clientId: string): Promise<void> {
+  if (!(await deps.settings.prepaymentEnabled(clientId))) {
+    throw new AppError('forbidden', 'Prepayment is not enabled for this account: ask the platform to enable it', { businessCode: PREPAYMENT_DENIED });
+  }
+}
+
+/** The receiver asked for: a seller of the client (known from its events) that is not blocked, or the main account. */
+async function receiverOf(db: Queryable, clientId: string, sellerId: string | undefined): Promise<string | null> {
+  if (!sellerId) return null;
+  const seller = isUuid(sellerId) ? await sellerStore.find(db, clientId, sellerId.toLowerCase()) : null;
+  if (!seller || seller.status === 'inactive') throw errors.notFound('Seller', sellerId);
+  if (seller.status === 'blocked') throw errors.businessRule('seller_blocked', `Seller ${sellerId} is blocked and cannot prepay`);
+  return seller.id;
+}
+
+/** Future receivables of the receiver that no prepayment took, with what each still pays. */
+async function eligible(deps: PayoutsDeps, db: Queryable, clientId: string, receiver: string | null): Promise<EligibleReceivable[]> {
+  const today = brasiliaDate(deps.clock.now());
+  const receivables = await ledgerStore.prepayableReceivables(db, clientId, receiver, today);
+  const open = await ledgerStore.openAmounts(db, clientId, receivables.map((r) => r.id));
+  return receivables
+    .map((r) => ({ id: r.id, settlementDate: r.settlementDate, amount: open.get(r.id)?.net ?? 0, paymentArrangement: r.paymentType }))
+    .filter((r) => r.amount > 0);
+}
+
+export async function listPrepaymentReceivables(
+  deps: PayoutsDeps,
+  input: { clientId: string; sellerId?: string },
+): Promise<{ availableAmount: number; receivableCount: number; receivables: EligibleReceivable[] }> {
+  const clientId = requireClientId(input.clientId);
+  await requireEnabled(deps, clientId);
+  const receiver = await receiverOf(deps.pool, clientId, input.sellerId);
+  const receivables = await eligible(deps, deps.pool, clientId, receiver);
+  return { availableAmount: receivables.reduce((s, r) => s + r.amount, 0), receivableCount: receivables.length, receivables };
+}
+
+/** A simulation: the receivables of the dates asked, each with its fee, payable on the payment date if committed in time. */
+export async function simulate(deps: PayoutsDeps, input: { clientId: string; sellerId?: string; endDate?: string; dates?: string[] }): Promise<Prepayment> {
+  const clientId = requireClientId(input.clientId);
+  await requireEnabled(deps, clientId);
+  const now = deps.clock.now();
+  const prepayment = await withTransaction(deps.pool, async (tx) => {
+    const receiver = await receiverOf(tx, clientId, input.sellerId);
+    const plan = await planOfReceiver(tx, clientId, receiver, now);
+    const result = simulatePrepayment({
+      now,
+      calendar: deps.calendar,
+      monthlyRate: plan.prepaymentMonthlyRate,
+      receivables: await eligible(deps, tx, clientId, receiver),
+      ...(input.endDate ? { endDate: input.endDate } : {}),
+      ...(input.dates && input.dates.length > 0 ? { dates: input.dates } : {}),
+    });
+    const created: Prepayment = {
+      id: randomUUID(),
+      clientId,
+      receiver,
+      status: 'pending',
+      grossAmount: result.grossAmount,
+      feeAmount: result.feeAmount,
+      netAmount: result.netAmount,
+      monthlyRate: plan.prepaymentMonthlyRate,
+      paymentDate: result.paymentDate,
+      expiresAt: result.expiresAt,
+      items: result.items.map((i) => ({ ...i })),
+      createdAt: now,
+      committedAt: null,
+    };
+    await prepaymentStore.insert(tx, created);
+    await recordPrepaymentEvent(tx, PREPAYMENT_EVENTS.created, created, now);
+    return created;
+  });
+  deps.outbox?.kick();
+  return prepayment;
+}
+
+async function load(db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Prepayment> {
+  const found = isUuid(id) ? await prepaymentStore.find(db, clientId, id.toLowerCase(), { forUpdate }) : null;
+  if (!found) throw errors.notFound('Prepayment', id);
+  return found;
+}
+
+export async function getPrepayment(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<Prepayment> {
+  const clientId = requireClientId(input.clientId);
+  await requireEnabled(deps, clientId);
+  const found = await load(deps.pool, clientId, input.id);
+  // A simulation past its time reads as expired.
+  return found.status === 'pending' && deps.clock.now().getTime() >= found.expiresAt.getTime() ? { ...found, status: 'expired' } : found;
+}
+
+/**
+ * Commits a simulation before it expires: its receivables move to the payment date in one statement that takes only
+ * those still free (two commits can never take the same receivable; the second answers 422 `receivables_unavailable`),
+ * the fee is posted, and the daily settlement of the payment date pays them. Committing again answers the committed
+ * prepayment.
+ */
+export async function commit(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<Prepayment> {
+  const clientId = requireClientId(input.clientId);
+  await requireEnabled(deps, clientId);
+  const now = deps.clock.now();
+  const outcome = await withTransaction(deps.pool, async (tx): Promise<Prepayment | 'expired'> => {
+    const p = await load(tx, clientId, input.id, true);
+    if (p.status === 'committed') return p;
+    if (p.status === 'expired' || now.getTime() >= p.expiresAt.getTime()) {
+      if (p.status !== 'expired') await prepaymentStore.setStatus(tx, clientId, p.id, 'expired', null);
+      return 'expired';
+    }
+    if (p.receiver !== null) await receiverOf(tx, clientId, p.receiver);
+    const ids = p.items.map((i) => i.receivableId);
+    const open = await ledgerStore.openAmounts(tx, clientId, ids);
+    // A refund since the simulation changed what a receivable pays: the simulation no longer holds.
+    const changed = p.items.some((i) => (open.get(i.receivableId)?.net ?? 0) !== i.amount);
+    const taken = changed ? 0 : await ledgerStore.takeForPrepayment(tx, clientId, ids, p.id, p.paymentDate);
+    if (taken !== ids.length) {
+      throw errors.businessRule('receivables_unavailable', 'Some receivables of this simulation were prepaid or changed since: simulate again');
+    }
+    const receiver = p.receiver;
+    await ledgerStore.post(tx, clientId, prepaymentPosting(p.id, p.items.map((i) => ({ receivableId: i.receivableId, receiver, fee: i.fee }))), now);
+    const committed: Prepayment = { ...p, status: 'committed', committedAt: now };
+    await prepaymentStore.setStatus(tx, clientId, p.id, 'committed', now);
+    await recordPrepaymentEvent(tx, PREPAYMENT_EVENTS.committed, committed, now);
+    return committed;
+  });
+  if (outcome === 'expired') {
+    throw errors.businessRule('prepayment_simulation_expired', 'The simulation expired (15:00 Brasília cutoff, or 30 minutes): simulate again');
+  }
+  deps.outbox?.kick();
+  return outcome;
+}

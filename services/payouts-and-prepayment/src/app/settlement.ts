@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { scheduleJob, withTransaction, type Queryable } from '@platform/kit';
+import { brasiliaInstant } from '../domain/calendar';
+import { availableAccount, payoutPosting, settlementPosting } from '../domain/ledger';
+import { batchStore, type PaymentBatch, type PaymentOrder } from '../store/batchStore';
+import { ledgerStore, type Receivable, type ReceiverDebit } from '../store/ledgerStore';
+import { sellerStore } from '../store/planStore';
+import { recordBatchEvent, BATCH_EVENTS } from '../events/payoutEvents';
+import { JOBS, type PayoutsDeps } from './deps';
+
+/** The hour (Brasília) a failed transfer is tried again, the next business day. */
+const RETRY_HOUR = 6;
+
+async function receiverBlocked(db: Queryable, clientId: string, receiver: string | null): Promise<boolean> {
+  if (receiver === null) return false;
+  const seller = await sellerStore.find(db, clientId, receiver);
+  return seller?.status === 'blocked';
+}
+
+/**
+ * Settles a client as of `date`: every receivable due by then moves to its receiver's available balance (one settlement
+ * posting each) and, with the receiver's open debits, makes one payment batch per receiver whose orders add up to it.
+ * The batch is then paid: a blocked seller's waits `pending`, a batch that pays nothing (fully offset) is `offset`.
+ * Run twice for the same date, the second run finds nothing due.
+ */
+export async function settleClient(deps: PayoutsDeps, clientId: string, date: string): Promise<PaymentBatch[]> {
+  const now = deps.clock.now();
+  const created = await withTransaction(deps.pool, async (tx) => {
+    const due = await ledgerStore.dueReceivables(tx, clientId, date);
+    const debits = await ledgerStore.openDebits(tx, clientId);
+    const open = await ledgerStore.openAmounts(tx, clientId, due.map((r) => r.id));
+    const receivers = new Map<string | null, { receivables: Receivable[]; debits: ReceiverDebit[] }>();
+    const group = (receiver: string | null) => {
+      let entry = receivers.get(receiver);
+      if (!entry) receivers.set(receiver, (entry = { receivables: [], debits: [] }));
+      return entry;
+    };
+    for (const r of due) group(r.receiver).receivables.push(r);
+    for (const d of debits) group(d.receiver).debits.push(d);
+
+    const batches: PaymentBatch[] = [];
+    for (const [receiver, work] of receivers) {
+      const batchId = randomUUID();
+      const orders: PaymentOrder[] = [];
+      for (const r of work.receivables) {
+        const amounts = open.get(r.id) ?? { net: 0, fee: 0 };
+        if (amounts.net > 0) await ledgerStore.post(tx, clientId, settlementPosting(r.id, receiver, amounts.net), now);
+        orders.push({
+          id: randomUUID(),
+          clientId,
+          batchId,
+          chargeId: r.chargeId,
+          receiver,
+          receivableId: r.id,
+          amount: amounts.net,
+          grossAmount: amounts.net + amounts.fee,
+          totalFeeAmount: amounts.fee,
+          installment: r.installment,
+          totalInstallments: r.totalInstallments,
+          paymentMethod: r.paymentType,
+          type: 'authorization',
+          paymentScheduledAt: date,
+          createdAt: now,
+        });
+      }
+      for (const d of work.debits) {
+        orders.push({
+          id: randomUUID(),
+          clientId,
+          batchId,
+          chargeId: d.chargeId,
+          receiver,
+          receivableId: null,
+          amount: -d.amount,
+          grossAmount: -d.amount,
+          totalFeeAmount: 0,
+          installment: 1,
+          totalInstallments: 1,
+          paymentMethod: 'debit_balance',
+          type: d.type,
+          paymentScheduledAt: date,
+          createdAt: now,
+        });
+      }
+      const amount = orders.reduce((s, o) => s + o.amount, 0);
+      const batch: PaymentBatch = {
+        id: batchId,
+        clientId,
+        receiver,
+        paymentDate: date,
+        status: amount > 0 ? 'pending' : 'offset',
+        paymentMethod: deps.payouts.method,
+        amount,
+        feeAmount: orders.filter((o) => o.type === 'authorization').reduce((s, o) => s + o.totalFeeAmount, 0),
+        refundAmount: work.debits.reduce((s, d) => s + d.amount, 0),
+        finalBalance: await ledgerStore.accountBalance(tx, clientId, availableAccount(receiver)),
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await batchStore.insertBatch(tx, batch);
+      await batchStore.insertOrders(tx, orders);
+      await ledgerStore.markSettled(tx, clientId, work.receivables.map((r) => r.id), batchId);
+      await ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
+      await recordBatchEvent(tx, BATCH_EVENTS.created, batch, now);
+      batches.push(batch);
+    }
+    return batches;
+  });
+  deps.outbox?.kick();
+  const results: PaymentBatch[] = [];
+  for (const batch of created) results.push(batch.status === 'pending' ? await payBatch(deps, clientId, batch.id) : batch);
+  return results;
+}
+
+/**
+ * Pays a waiting batch through the payout adapter, unless its receiver is blocked (it waits, `pending`, until the
+ * seller is active again). A failed transfer is `failed` and tried again the next business day by a durable job.
+ */
+export async function payBatch(deps: PayoutsDeps, clientId: string, batchId: string): Promise<PaymentBatch> {
+  const batch = await withTransaction(deps.pool, (tx) => batchStore.findBatch(tx, clientId, batchId));
+  if (!batch || batch.status === 'paid' || batch.status === 'offset') return batch!;
+  if (await receiverBlocked(deps.pool, clientId, batch.receiver)) return batch;
+  // The transfer is asked with no transaction open; its outcome is then written under the batch's row lock.
+  const outcome = await deps.payouts.transfer(batch);
+  const result = await withTransaction(deps.pool, async (tx) => {
+    const current = await batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
+    if (!current || current.status === 'paid' || current.status === 'offset') return current!;
+    const now = deps.clock.now();
+    const next: PaymentBatch = { ...current, attempts: current.attempts + 1, updatedAt: now };
+    if (outcome === 'paid') {
+      await ledgerStore.post(tx, clientId, payoutPosting(batchId, current.receiver, current.amount), now);
+      next.status = 'paid';
+      next.finalBalance = await ledgerStore.accountBalance(tx, clientId, availableAccount(current.receiver));
+      await batchStore.updateBatch(tx, next);
+      await recordBatchEvent(tx, BATCH_EVENTS.paid, next, now);
+    } else {
+      next.status = 'failed';
+      next.paymentDate = deps.calendar.nextAfter(current.paymentDate);
+      await batchStore.updateBatch(tx, next);
+      await scheduleJob(tx, {
+        kind: JOBS.payBatch,
+        runAt: brasiliaInstant(next.paymentDate, RETRY_HOUR, 0),
+        payload: { clientId, batchId },
+        dedupeKey: `${batchId}:${next.attempts}`,
+      });
+      await recordBatchEvent(tx, BATCH_EVENTS.failed, next, now);
+    }
+    return next;
+  });
+  deps.outbox?.kick();
+  return result;
+}
+
+/** Pays the batches that waited for a seller who is active again. */
+export async function payWaitingBatches(deps: PayoutsDeps, clientId: string, receiver: string): Promise<void> {
+  const waiting = await withTransaction(deps.pool, (tx) => batchStore.waitingBatches(tx, clientId, { receiver }));
+  for (const batch of waiting.filter((b) => b.status === 'pending')) await payBatch(deps, clientId, batch.id);
+}
+
+/** The daily run: settles every client with something due by `date`. */
+export async function settleAll(deps: PayoutsDeps, date: string): Promise<number> {
+  const clients = await ledgerStore.clientsWithDueWork(deps.pool, date);
+  for (const clientId of clients) await settleClient(deps, clientId, date);
+  return clients.length;
+}

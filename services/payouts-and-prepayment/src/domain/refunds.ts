@@ -1,0 +1,125 @@
+import { errors } from '@platform/kit';
+import { allocate } from './money';
+
+/** A receivable of the refunded charge with what is still owed on it (its current remaining amounts). */
+export interface OpenReceivable {
+  id: string;
+  receiver: string | null;
+  gross: number;
+  fee: number;
+  net: number;
+  /** Already moved to the receiver's available balance (or prepaid): it has no future left to offset. */
+  settled: boolean;
+  settlementDate: string;
+  installment: number;
+}
+
+/** What a refund or chargeback takes back from one future receivable. */
+export interface RefundOffset {
+  receivableId: string;
+  receiver: string | null;
+  gross: number;
+  fee: number;
+  net: number;
+}
+
+export interface RefundPlan {
+  offsets: RefundOffset[];
+  /** What could not be offset: the receiver owes it back from its available balance. */
+  debits: Array<{ receiver: string | null; amount: number }>;
+}
+
+function receiverLabel(receiver: string | null): string {
+  return receiver === null ? 'main account' : `seller ${receiver}`;
+}
+
+/**
+ * How a refund (or chargeback) of `amount` is taken back from the receivers of a charge.
+ * - Division among receivers: `perReceiver` when given (the refund's own split rules; they must add up to
+ *   `amount`), otherwise pro rata to each receiver's gross in `receivables` (`allocate`; receivers in the order
+ *   they first appear). With no receivable at all, the whole refund is a debit of the main account.
+ * - Within a receiver: receivables NOT settled first, the latest settlement date first (then the highest
+ *   installment). Each offset takes gross up to the receivable's remaining gross; its fee part is
+ *   floor(remaining fee × taken gross / remaining gross) (the whole remaining fee when the whole gross is taken), so
+ *   the platform gives back the fee in proportion; net = gross − fee. What is left afterwards stays with
+ *   fee ≤ gross, so no receivable goes below 0.
+ * - What the future receivables cannot cover becomes a debit on the receiver's available balance, for the
+ *   remaining refund gross: the receiver owes back what the buyer gets.
+ * Σ offsets.gross + Σ debits.amount = amount.
+ */
+export function planRefund(amount: number, receivables: OpenReceivable[], perReceiver?: ReadonlyMap<string | null, number>): RefundPlan {
+  if (!Number.isSafeInteger(amount) || amount < 0) {
+    throw errors.validation('amount must be a non-negative integer', [{ field: 'amount', message: 'must be a non-negative integer' }]);
+  }
+  for (const r of receivables) {
+    const valid = Number.isSafeInteger(r.gross) && r.gross >= 0 && (r.settled || (Number.isSafeInteger(r.fee) && r.fee >= 0 && r.fee <= r.gross));
+    if (!valid) throw new Error(`receivable ${r.id} has invalid remaining amounts (gross ${r.gross}, fee ${r.fee})`);
+  }
+  const receivers: Array<string | null> = [];
+  const grossOf = new Map<string | null, number>();
+  for (const r of receivables) {
+    if (!grossOf.has(r.receiver)) receivers.push(r.receiver);
+    grossOf.set(r.receiver, (grossOf.get(r.receiver) ?? 0) + r.gross);
+  }
+
+  const shareOf = new Map<string | null, number>();
+  if (perReceiver) {
+    let total = 0;
+    for (const [receiver, value] of perReceiver) {
+      if (!Number.isSafeInteger(value) || value < 0) {
+        throw errors.validation('split amounts of a refund must be non-negative integers', [
+          { field: 'splitRules', message: `the amount of the ${receiverLabel(receiver)} must be a non-negative integer` },
+        ]);
+      }
+      total += value;
+      if (!grossOf.has(receiver)) receivers.push(receiver);
+      shareOf.set(receiver, value);
+    }
+    if (total !== amount) {
+      throw errors.validation(`split amounts of a refund add up to ${total}, not to the amount ${amount}`, [
+        { field: 'splitRules', message: `must add up to the amount (${amount})` },
+      ]);
+    }
+  } else if (receivers.length === 0) {
+    receivers.push(null);
+    shareOf.set(null, amount);
+  } else {
+    const shares = allocate(
+      amount,
+      receivers.map((r) => grossOf.get(r)!),
+    );
+    receivers.forEach((r, i) => shareOf.set(r, shares[i]!));
+  }
+
+  const plan: RefundPlan = { offsets: [], debits: [] };
+  for (const receiver of receivers) {
+    let left = shareOf.get(receiver) ?? 0;
+    if (left === 0) continue;
+    const future = receivables
+      .filter((r) => r.receiver === receiver && !r.settled && r.gross > 0)
+      .sort((a, b) => (a.settlementDate !== b.settlementDate ? (a.settlementDate < b.settlementDate ? 1 : -1) : b.installment - a.installment));
+    for (const r of future) {
+      if (left === 0) break;
+      const gross = Math.min(left, r.gross);
+      const fee = gross === r.gross ? r.fee : Number((BigInt(r.fee) * BigInt(gross)) / BigInt(r.gross));
+      plan.offsets.push({ receivableId: r.id, receiver, gross, fee, net: gross - fee });
+      left -= gross;
+    }
+    if (left > 0) plan.debits.push({ receiver, amount: left });
+  }
+  return plan;
+}
+
+/**
+ * A receivable after the offsets of a refund plan: its remaining gross, fee and net less what the offsets took.
+ */
+export function applyOffsets<T extends OpenReceivable>(receivables: readonly T[], offsets: readonly RefundOffset[]): T[] {
+  return receivables.map((r) => {
+    const taken = offsets.filter((o) => o.receivableId === r.id);
+    if (taken.length === 0) return r;
+    const gross = taken.reduce((a, o) => a + o.gross, 0);
+    const fee = taken.reduce((a, o) => a + o.fee, 0);
+    const net = taken.reduce((a, o) => a + o.net, 0);
+    return { ...r, gross: r.gross - gross, fee: r.fee - fee, net: r.net - net };
+  });
+}

@@ -1,0 +1,4 @@
+import { runService } from '@platform/kit';
+import { payoutsAndPrepaymentService } from './service';
+
+runService(payoutsAndPrepaymentService);

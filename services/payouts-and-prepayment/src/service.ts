@@ -1,0 +1,85 @@
+import { payouts, settings } from '@platform/contracts';
+import { createPromiseClient, implement, JobRunner, migrationsDirOf, scheduleJob, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
+import { applyChargeEvent, applySellerEvent, type ChargeEventData, type SellerEventData } from './app/ledger';
+import { sandboxPayouts } from './app/sandboxPayouts';
+import { createSettingsPort } from './app/settingsPort';
+import { payBatch, settleAll } from './app/settlement';
+import { payoutsAndPrepaymentConfig } from './config';
+import { BusinessCalendar, brasiliaDate } from './domain/calendar';
+import { createPayoutHandlers } from './grpc/handlers';
+import { batchStore } from './store/batchStore';
+
+/** Missed daily settlements are caught up for this long after a start (a week of downtime). */
+const SETTLEMENT_BACKFILL_MS = 7 * 86_400_000;
+
+/** The only place the service's dependencies are built; tests give fakes of settings, the payout adapter and a clock. */
+export function definePayoutsAndPrepaymentService(
+  options: { settings?: SettingsPort; payouts?: PayoutAdapter; clock?: Clock } = {},
+): ServiceDefinitionOptions<typeof payoutsAndPrepaymentConfig> {
+  return {
+    name: 'payouts-and-prepayment',
+    configSchema: payoutsAndPrepaymentConfig,
+    migrationsDir: migrationsDirOf(__dirname),
+    wire: async ({ pool, log, outbox, nc, config }) => {
+      const settingsClient = options.settings
+        ? undefined
+        : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
+      const deps: PayoutsDeps = {
+        pool,
+        log,
+        outbox,
+        clock: options.clock ?? systemClock,
+        calendar: new BusinessCalendar(),
+        settings: options.settings ?? createSettingsPort(settingsClient!),
+        payouts: options.payouts ?? sandboxPayouts(),
+      };
+      const charges = await startConsumer({
+        nc,
+        pool,
+        log,
+        durable: config.PAYOUTS_CHARGES_DURABLE,
+        filterSubject: 'payments.charge.>',
+        handle: async (event, tx) => applyChargeEvent(deps, tx, event.clientId, event.data as ChargeEventData, new Date(event.occurredAt)),
+      });
+      const sellers = await startConsumer({
+        nc,
+        pool,
+        log,
+        durable: config.PAYOUTS_SELLERS_DURABLE,
+        filterSubject: 'sellers.seller.>',
+        handle: async (event, tx) => {
+          const { active } = await applySellerEvent(tx, event.clientId, event.data as SellerEventData, new Date(event.occurredAt));
+          if (!active) return;
+          // A seller active again: its batches that waited are paid, by a job of their own.
+          const waiting = await batchStore.waitingBatches(tx, event.clientId, { receiver: (event.data as SellerEventData).id.toLowerCase() });
+          for (const batch of waiting.filter((b) => b.status === 'pending')) {
+            await scheduleJob(tx, { kind: JOBS.payBatch, runAt: deps.clock.now(), payload: { clientId: event.clientId, batchId: batch.id }, dedupeKey: `${batch.id}:release` });
+          }
+        },
+      });
+      const jobs = new JobRunner({
+        pool,
+        log,
+        handlers: {
+          [JOBS.settleDaily]: async (job) => {
+            await settleAll(deps, brasiliaDate(job.cron?.scheduledFor ?? deps.clock.now()));
+          },
+          [JOBS.payBatch]: async (job) => {
+            const { clientId, batchId } = job.payload as { clientId: string; batchId: string };
+            await payBatch(deps, clientId, batchId);
+          },
+        },
+        cron: [{ kind: JOBS.settleDaily, pattern: config.PAYOUTS_SETTLEMENT_CRON, backfillPeriodMs: SETTLEMENT_BACKFILL_MS, maxAttempts: 5 }],
+      });
+      await jobs.start();
+      const definition = payouts.PayoutsServiceService;
+      return {
+        services: [{ name: 'payouts.v1.PayoutsService', definition, implementation: implement(definition, createPayoutHandlers(deps), log) }],
+        workers: [charges, sellers, jobs, ...(settingsClient ? [{ stop: async () => settingsClient.close() }] : [])],
+      };
+    },
+  };
+}
+
+export const payoutsAndPrepaymentService = definePayoutsAndPrepaymentService();
