@@ -93,6 +93,7 @@ describe('GET /v1/openapi.json', () => {
     expect(sandboxOnly.sort()).toEqual([
       'patch /v1/charges/{id}/antifraud',
       'post /v1/charges/{id}',
+      'post /v1/payouts/sandbox/advance',
       'post /v1/sellers/registration-reviews',
       'post /v1/sellers/registration-reviews/{processId}/cancel',
       'post /v1/sellers/registration-reviews/{processId}/requested-fields',

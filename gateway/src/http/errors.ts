@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { PREPAYMENT_DENIED_CODE } from '@platform/api-model';
 import { AppError, type ErrorKind, type FieldViolation, type Logger } from '@platform/kit';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { z } from '../openapi/zod';
@@ -83,16 +84,27 @@ export const ErrorEnvelope = z
         .optional()
         .openapi({ description: 'One item per invalid field (400)' }),
     }),
+    code: z
+      .string()
+      .optional()
+      .openapi({ description: `Only on a 403 of a client not enabled for prepayment: \`${PREPAYMENT_DENIED_CODE}\`, as error.businessCode`, example: PREPAYMENT_DENIED_CODE }),
+    networkDeniedMessage: z.string().optional().openapi({ description: `Only with code \`${PREPAYMENT_DENIED_CODE}\`: why the request was denied, in a sentence` }),
   })
   .openapi('Error');
 
 export type ErrorBody = z.infer<typeof ErrorEnvelope>['error'];
 
+/** The error envelope, plus the top-level fields of a prepayment denial. */
+export type ErrorResponseBody = Pick<z.infer<typeof ErrorEnvelope>, 'code' | 'networkDeniedMessage'> & { error: ErrorBody };
+
 export interface RenderedError {
   status: number;
-  body: { error: ErrorBody };
+  body: ErrorResponseBody;
   headers: Record<string, string>;
 }
+
+/** The sentence of `networkDeniedMessage`, shown to a client that is not enabled for prepayment. */
+export const NETWORK_DENIED_MESSAGE = 'This account is not enabled for prepayment; ask the platform to enable it.';
 
 /** The answer for a path no route serves; sandbox-only routes give the same one to clients outside the sandbox. */
 export function routeNotFound(method: string, path: string): AppError {
@@ -135,6 +147,10 @@ export function renderError(error: unknown, log: Logger, context: { requestId?: 
   }
   if (appError.kind === 'validation' && appError.details?.length) {
     body.details = appError.details.map((d) => ({ field: d.field, message: d.message }));
+  }
+  // A client not enabled for prepayment: compat clients read the code and a readable sentence at the top level.
+  if (appError.kind === 'forbidden' && appError.businessCode === PREPAYMENT_DENIED_CODE) {
+    return { status, headers: {}, body: { error: body, code: PREPAYMENT_DENIED_CODE, networkDeniedMessage: NETWORK_DENIED_MESSAGE } };
   }
   return { status, headers: {}, body: { error: body } };
 }

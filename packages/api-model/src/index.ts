@@ -13,3 +13,4 @@ export * from './public/flow';
 export * from './public/session';
 export * from './public/seller';
 export * from './public/registrationReview';
+export * from './public/payouts';

@@ -1,0 +1,327 @@
+import { PAYMENT_BATCH_STATUSES, PAYOUT_ORDER_TYPES, PLAN_LIMITS, PLAN_PAYMENT_TYPES, PREPAYMENT_LIMITS, PREPAYMENT_STATUSES } from '@platform/api-model';
+import { amount, int32 } from '../../http/fields';
+import { listSchema, paginationQuery } from '../../http/pagination';
+import { requiredOr } from '../../http/validation';
+import { z } from '../../openapi/zod';
+
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+const id = z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const filter = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
+const sellerFilter = filter.openapi({ description: "A seller's id; absent: the client's main account" });
+
+const DAY_MESSAGE = 'must be a date (YYYY-MM-DD)';
+const DATE_FILTER_MESSAGE = 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)';
+const isoDay = z.iso.date();
+const isoInstant = z.iso.datetime({ offset: true });
+
+/** A calendar date of the platform: "YYYY-MM-DD", a real day. */
+const day = z.iso.date({ error: requiredOr(DAY_MESSAGE) }).openapi({ example: '2026-06-01' });
+
+const BRASILIA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The calendar date an instant falls on in Brasília, where the ledger keeps its dates. */
+export function brasiliaDay(instant: Date): string {
+  return BRASILIA_DAY.format(instant);
+}
+
+/** A date filter: a date as it is, or an instant as the Brasília date it falls on. */
+const dateFilter = (description: string) =>
+  z
+    .string({ error: DATE_FILTER_MESSAGE })
+    .transform((value, ctx) => {
+      if (isoDay.safeParse(value).success) return value;
+      if (isoInstant.safeParse(value).success) return brasiliaDay(new Date(value));
+      ctx.addIssue({ code: 'custom', message: DATE_FILTER_MESSAGE });
+      return z.NEVER;
+    })
+    .optional()
+    .openapi({ type: 'string', description: `${description}: a date (YYYY-MM-DD) or an RFC 3339 date-time, read as its date in Brasília time`, example: '2026-05-01' });
+
+/** endDate before startDate names endDate. */
+function datesInOrder(query: { startDate?: string; endDate?: string }, ctx: z.RefinementCtx): void {
+  if (query.startDate !== undefined && query.endDate !== undefined && query.endDate < query.startDate) {
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
+  }
+}
+
+/** A comma-joined list (a repeated key is read the same way), each value one of `values`. */
+function commaJoined<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string())
+    .transform((value, ctx) => {
+      const parts = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      if (parts.length === 0 || parts.some((part) => !(values as readonly string[]).includes(part))) {
+        ctx.addIssue({ code: 'custom', message: `must be one or more of ${values.join(', ')}, comma-joined` });
+        return z.NEVER;
+      }
+      return [...new Set(parts)] as Array<T[number]>;
+    })
+    .openapi({ type: 'string', description: `One or more of ${values.join(', ')}, comma-joined`, example: values.slice(0, 2).join(',') });
+}
+
+// ---- Payouts -------------------------------------------------------------------------------------------------
+
+export const BalanceQuery = z.object({ sellerId: sellerFilter });
+
+export const ListPaymentBatchesQuery = paginationQuery
+  .extend({
+    sellerId: sellerFilter,
+    status: commaJoined(PAYMENT_BATCH_STATUSES).optional(),
+    startDate: dateFilter('Batches paid on or after this date'),
+    endDate: dateFilter('Batches paid on or before this date'),
+  })
+  .superRefine(datesInOrder);
+
+export const ListPayoutOrdersQuery = paginationQuery
+  .extend({
+    sellerId: sellerFilter,
+    startDate: dateFilter('Orders scheduled on or after this date'),
+    endDate: dateFilter('Orders scheduled on or before this date'),
+    chargeId: filter.openapi({ description: 'The orders of one charge' }),
+  })
+  .superRefine(datesInOrder);
+
+export const PageQuery = paginationQuery;
+
+export const IdParams = z.object({ id: z.string().min(1).max(200) });
+
+export const AdvanceSettlementBody = z
+  .object({ date: day.openapi({ description: 'Settle as if today were this date (Brasília): every receivable due by then' }) })
+  .openapi('AdvanceSettlementRequest');
+
+const calendarDate = z.string().openapi({ format: 'date', example: '2026-06-01' });
+const timestamp = z.string().openapi({ format: 'date-time' });
+
+export const BalanceSchema = z
+  .object({
+    available: z.int().openapi({ description: 'Settled and not yet transferred (minor units)' }),
+    receivable: z.int().openapi({ description: 'Future receivables (minor units)' }),
+  })
+  .openapi('PayoutBalance');
+
+export const PaymentBatchSchema = z
+  .object({
+    id: z.string(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    amount: z.int().openapi({ description: 'What the batch pays: the sum of its orders' }),
+    feeAmount: z.int(),
+    refundAmount: z.int(),
+    finalBalance: z.int().openapi({ description: "The receiver's available balance once the batch is paid" }),
+    paymentDate: calendarDate,
+    status: z.string().openapi({ description: oneOf(PAYMENT_BATCH_STATUSES) }),
+    paymentMethod: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('PaymentBatch');
+
+export const PaymentBatchListSchema = listSchema(PaymentBatchSchema, 'PaymentBatchList');
+
+export const PayoutOrderSchema = z
+  .object({
+    id: z.string(),
+    chargeId: z.string(),
+    paymentBatchId: z.string().nullable(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    amount: z.int().openapi({ description: 'Net: gross less fees (and less what refunds took)' }),
+    grossAmount: z.int(),
+    totalFeeAmount: z.int(),
+    installment: z.int(),
+    totalInstallments: z.int(),
+    paymentMethod: z.string(),
+    type: z.string().openapi({ description: oneOf(PAYOUT_ORDER_TYPES) }),
+    paymentScheduledAt: calendarDate,
+    createdAt: timestamp,
+  })
+  .openapi('PayoutOrder');
+
+export const PayoutOrderListSchema = listSchema(PayoutOrderSchema, 'PayoutOrderList');
+
+export const AdvanceSettlementSchema = z
+  .object({ batches: z.array(PaymentBatchSchema).openapi({ description: 'The batches the run created or paid' }) })
+  .openapi('AdvanceSettlement');
+
+// ---- Plans ---------------------------------------------------------------------------------------------------
+
+const L = PLAN_LIMITS;
+const planName = z
+  .string({ error: requiredOr('must be a string') })
+  .trim()
+  .min(L.nameMinLength, 'must not be empty')
+  .max(L.nameMaxLength, `must be at most ${L.nameMaxLength} characters`);
+const installments = int32()
+  .min(L.installmentsMin, `must be at least ${L.installmentsMin}`)
+  .max(L.installmentsMax, `must be at most ${L.installmentsMax}`);
+const settlementDays = int32('must be a whole number of days').min(0, 'must be at least 0').max(L.settlementDaysMax, `must be at most ${L.settlementDaysMax}`);
+const monthlyRate = int32('must be a whole number of basis points')
+  .min(0, 'must be at least 0')
+  .max(L.prepaymentMonthlyRateMax, `must be at most ${L.prepaymentMonthlyRateMax}`)
+  .openapi({ description: 'Prepayment fee, basis points a month' });
+
+export const PlanFeeInput = z
+  .object(
+    {
+      paymentType: z.enum(PLAN_PAYMENT_TYPES, { error: requiredOr(oneOf(PLAN_PAYMENT_TYPES)) }),
+      installmentsFrom: installments.default(L.installmentsMin).openapi({ description: 'First installment count the fee applies to (default 1)' }),
+      installmentsTo: installments.default(L.installmentsMax).openapi({ description: `Last installment count the fee applies to (default ${L.installmentsMax})` }),
+      percentage: int32('must be a whole number of basis points')
+        .min(0, 'must be at least 0')
+        .max(L.percentageMax, `must be at most ${L.percentageMax}`)
+        .default(0)
+        .openapi({ description: 'Basis points of the gross' }),
+      fixedAmount: amount()
+        .min(0, 'must be at least 0')
+        .max(L.fixedAmountMax, `must be at most ${L.fixedAmountMax}`)
+        .default(0)
+        .openapi({ description: 'Minor units, per receivable' }),
+    },
+    { error: requiredOr('must be an object') },
+  )
+  .superRefine((fee, ctx) => {
+    if (fee.installmentsFrom > fee.installmentsTo) ctx.addIssue({ code: 'custom', path: ['installmentsTo'], message: 'must be at least installmentsFrom' });
+  })
+  .openapi('PlanFeeInput');
+
+/** The fee table: at most one fee for a payment type and an installment count. */
+const fees = z
+  .array(PlanFeeInput, { error: requiredOr('must be an array') })
+  .max(L.maxFees, `must list at most ${L.maxFees} fees`)
+  .superRefine((list, ctx) => {
+    list.forEach((fee, i) => {
+      const earlier = list.findIndex((other, j) => j < i && other.paymentType === fee.paymentType && other.installmentsFrom <= fee.installmentsTo && fee.installmentsFrom <= other.installmentsTo);
+      if (earlier >= 0) ctx.addIssue({ code: 'custom', path: [i, 'installmentsFrom'], message: `overlaps the installments of fees.${earlier} (${fee.paymentType})` });
+    });
+  });
+
+export const SettlementDaysInput = z
+  .object(
+    {
+      credit: settlementDays.optional().openapi({ description: 'Days to each installment, times its number' }),
+      debit: settlementDays.optional(),
+      pix: settlementDays.optional(),
+      boleto: settlementDays.optional(),
+      voucher: settlementDays.optional(),
+    },
+    { error: requiredOr('must be an object') },
+  )
+  .openapi('SettlementDaysInput', { description: 'Days from the capture to the settlement, by method; a method left out keeps its value (on create: the default)' });
+
+export const CreatePlanBody = z
+  .object({
+    name: planName,
+    isDefault: z.boolean({ error: requiredOr('must be true or false') }).optional().openapi({ description: 'true: this plan becomes the default one' }),
+    fees: fees.optional().openapi({ description: 'Fees by payment type and installments; absent: none' }),
+    settlementDays: SettlementDaysInput.optional(),
+    prepaymentMonthlyRate: monthlyRate.optional(),
+  })
+  .openapi('CreatePlanRequest');
+
+export const UpdatePlanBody = z
+  .object({
+    name: planName.optional(),
+    isDefault: z
+      .literal(true, { error: requiredOr('must be true: a plan stops being the default only when another becomes it') })
+      .optional()
+      .openapi({ description: 'Only true: the default moves to this plan' }),
+    fees: fees.optional().openapi({ description: "When given, replaces every fee of the plan" }),
+    settlementDays: SettlementDaysInput.optional(),
+    prepaymentMonthlyRate: monthlyRate.optional(),
+  })
+  .openapi('UpdatePlanRequest');
+
+export const PlanSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    isDefault: z.boolean(),
+    fees: z.array(
+      z
+        .object({ paymentType: z.string(), installmentsFrom: z.int(), installmentsTo: z.int(), percentage: z.int(), fixedAmount: z.int() })
+        .openapi('PlanFee'),
+    ),
+    settlementDays: z.object({ credit: z.int(), debit: z.int(), pix: z.int(), boleto: z.int(), voucher: z.int() }).openapi('SettlementDays'),
+    prepaymentMonthlyRate: z.int().openapi({ description: 'Basis points a month' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Plan');
+
+export const PlanListSchema = listSchema(PlanSchema, 'PlanList');
+
+// ---- Prepayment ----------------------------------------------------------------------------------------------
+
+export const ReceivablesQuery = z.object({ sellerId: sellerFilter });
+
+export const SimulatePrepaymentBody = z
+  .object({
+    sellerId: id.optional().openapi({ description: "A seller's id; absent: the client's main account" }),
+    endDate: day.optional().openapi({ description: 'Every receivable expected up to this date; or dates' }),
+    dates: z
+      .array(day, { error: requiredOr('must be an array') })
+      .min(1, 'must list at least one date')
+      .max(PREPAYMENT_LIMITS.maxDates, `must list at most ${PREPAYMENT_LIMITS.maxDates} dates`)
+      .optional()
+      .openapi({ description: 'The receipt dates whose receivables are prepaid; or endDate' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.endDate === undefined && body.dates === undefined) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'is required unless dates is given' });
+    else if (body.endDate !== undefined && body.dates !== undefined) ctx.addIssue({ code: 'custom', path: ['dates'], message: 'must not be given with endDate: one or the other' });
+  })
+  .openapi('SimulatePrepaymentRequest', { description: 'Exactly one of endDate and dates' });
+
+export const PrepaymentReceivablesSchema = z
+  .object({
+    summary: z.object({ availableAmount: z.int(), receivableCount: z.int() }),
+    receivables: z.array(
+      z
+        .object({
+          id: z.string(),
+          settlementDate: calendarDate,
+          paymentArrangement: z.string().openapi({ description: 'The card scheme arrangement (credit, debit, pix...)' }),
+          amount: z.int().openapi({ description: 'What the receivable will pay: its net' }),
+        })
+        .openapi('PrepaymentReceivable'),
+    ),
+  })
+  .openapi('PrepaymentReceivables');
+
+export const PrepaymentSchema = z
+  .object({
+    id: z.string(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    status: z.string().openapi({ description: oneOf(PREPAYMENT_STATUSES) }),
+    grossAmount: z.int(),
+    netAmount: z.int(),
+    feeAmount: z.int(),
+    monthlyRate: z.int().openapi({ description: 'Basis points a month' }),
+    expiresAt: timestamp.openapi({ description: 'Commit before this instant' }),
+    paymentDate: calendarDate,
+    calendar: z.string().openapi({ description: 'The business calendar the simulation used' }),
+    feeConvention: z.string().openapi({ description: 'How the fee was computed' }),
+    items: z.array(
+      z
+        .object({
+          receivableId: z.string(),
+          settlementDate: calendarDate,
+          paymentArrangement: z.string(),
+          amount: z.int(),
+          days: z.int().openapi({ description: 'From the payment date to the settlement date' }),
+          feeAmount: z.int(),
+          netAmount: z.int(),
+        })
+        .openapi('PrepaymentItem'),
+    ),
+    createdAt: timestamp,
+    committedAt: timestamp.nullable(),
+  })
+  .openapi('Prepayment');
+
+export type ListPaymentBatchesInput = z.infer<typeof ListPaymentBatchesQuery>;
+export type ListPayoutOrdersInput = z.infer<typeof ListPayoutOrdersQuery>;
+export type CreatePlanInput = z.infer<typeof CreatePlanBody>;
+export type UpdatePlanInput = z.infer<typeof UpdatePlanBody>;
+export type PlanFeeInputValue = z.infer<typeof PlanFeeInput>;
+export type SimulatePrepaymentInput = z.infer<typeof SimulatePrepaymentBody>;
