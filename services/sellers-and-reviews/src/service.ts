@@ -1,7 +1,8 @@
-import { payments, sellers } from '@platform/contracts';
+import { payments, payouts, sellers } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { z } from 'zod';
 import { createPaymentsMerchantDirectory, type MerchantDirectory } from './app/merchants';
+import { createPayoutsPlanDirectory, type PlanDirectory } from './app/plans';
 import { defaultAdapters, type ProviderAdapters } from './app/providers';
 import { matchUnmatchedReviews, reviewJobs } from './app/reviews';
 import { sellersAndReviewsConfig } from './config';
@@ -15,10 +16,13 @@ const JOB_POLL_MS = 250;
 const wiredConfig = sellersAndReviewsConfig.extend({
   /** The payments service (host:port): the merchant of a new seller and its providers. */
   PAYMENTS_GRPC_URL: z.string().min(1),
+  /** The payouts-and-prepayment service (host:port): whether a seller's planId is a plan of the client. */
+  PAYOUTS_AND_PREPAYMENT_GRPC_URL: z.string().min(1),
 });
 
 export interface SellersServiceOptions {
   merchants?: MerchantDirectory;
+  plans?: PlanDirectory;
   adapters?: ProviderAdapters;
   clock?: Clock;
 }
@@ -32,6 +36,9 @@ export function defineSellersAndReviewsService(options: SellersServiceOptions = 
       const paymentsClient = options.merchants
         ? undefined
         : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
+      const payoutsClient = options.plans
+        ? undefined
+        : createPromiseClient(payouts.PayoutsServiceService, payouts.PayoutsServiceClient, config.PAYOUTS_AND_PREPAYMENT_GRPC_URL);
       const deps = {
         pool,
         log,
@@ -39,6 +46,7 @@ export function defineSellersAndReviewsService(options: SellersServiceOptions = 
         store: createSellerStore(),
         reviews: createReviewStore(),
         merchants: options.merchants ?? createPaymentsMerchantDirectory(paymentsClient!),
+        plans: options.plans ?? createPayoutsPlanDirectory(payoutsClient!),
         adapters: options.adapters ?? defaultAdapters(),
         clock: options.clock ?? systemClock,
       };
@@ -53,7 +61,11 @@ export function defineSellersAndReviewsService(options: SellersServiceOptions = 
             implementation: implement(sellers.SellersServiceService, handlers, log),
           },
         ],
-        workers: [jobs, ...(paymentsClient ? [{ stop: async () => paymentsClient.close() }] : [])],
+        workers: [
+          jobs,
+          ...(paymentsClient ? [{ stop: async () => paymentsClient.close() }] : []),
+          ...(payoutsClient ? [{ stop: async () => payoutsClient.close() }] : []),
+        ],
       };
     },
   };

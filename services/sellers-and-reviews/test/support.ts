@@ -3,6 +3,7 @@ import { sellers } from '@platform/contracts';
 import { createPromiseClient, errors, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import type { MerchantDirectory, MerchantProvider } from '../src/app/merchants';
+import { planNotFound, type PlanDirectory } from '../src/app/plans';
 import { defineSellersAndReviewsService, type SellersServiceOptions } from '../src/service';
 
 export type SellersAndReviewsClient = PromiseClient<typeof sellers.SellersServiceService>;
@@ -13,6 +14,7 @@ export interface RunningSellersAndReviews {
   /** The service's own pool, for reading its tables. */
   pool: Pool;
   merchants: FakeMerchants;
+  plans: FakePlans;
   stop(): Promise<void>;
 }
 
@@ -37,17 +39,46 @@ export function fakeMerchants(): FakeMerchants {
   };
 }
 
-/** The real service in-process on a free port, on a fresh database, called through the generated client. */
+/** Plans of each client, as payouts would answer; every question asked is kept. */
+export interface FakePlans extends PlanDirectory {
+  add(clientId: string): string;
+  asked: Array<{ clientId: string; planId: string }>;
+}
+
+export function fakePlans(): FakePlans {
+  const owners = new Map<string, string>();
+  const asked: FakePlans['asked'] = [];
+  return {
+    asked,
+    add(clientId) {
+      const id = randomUUID();
+      owners.set(id, clientId);
+      return id;
+    },
+    async requirePlan(clientId, planId) {
+      asked.push({ clientId, planId });
+      if (owners.get(planId) !== clientId) throw planNotFound(planId);
+    },
+  };
+}
+
+/**
+ * The real service in-process on a free port, on a fresh database, called through the generated client. Merchants
+ * and plans are fakes unless `options` says otherwise (`plans: undefined`: the real payouts client, at the env's
+ * PAYOUTS_AND_PREPAYMENT_GRPC_URL).
+ */
 export async function startSellersAndReviews(options: SellersServiceOptions = {}, env: NodeJS.ProcessEnv = {}): Promise<RunningSellersAndReviews> {
   const databaseUrl = await createTestDatabase('sellers_and_reviews');
   const merchants = fakeMerchants();
-  const service = await startService(defineSellersAndReviewsService({ merchants, ...options }), {
+  const plans = fakePlans();
+  const service = await startService(defineSellersAndReviewsService({ merchants, plans, ...options }), {
     DATABASE_URL: databaseUrl,
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
     LOG_LEVEL: process.env.SELLERS_TEST_LOG_LEVEL ?? 'silent',
     PAYMENTS_GRPC_URL: '127.0.0.1:1',
+    PAYOUTS_AND_PREPAYMENT_GRPC_URL: '127.0.0.1:1',
     ...env,
   });
   const client = createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, `127.0.0.1:${service.port}`);
@@ -56,6 +87,7 @@ export async function startSellersAndReviews(options: SellersServiceOptions = {}
     client,
     pool: service.runtime.pool,
     merchants,
+    plans,
     stop: async () => {
       client.close();
       await service.stop();

@@ -34,14 +34,20 @@ function describe(input: SellerInput, previous: Seller | null, now: Date): Pick<
   };
 }
 
+/** A planId names a plan of the client (payouts answers); an empty one means the client's default plan. */
+async function requirePlanOf(deps: SellerDeps, clientId: string, planId: string | undefined): Promise<void> {
+  if (planId) await deps.plans.requirePlan(clientId, planId);
+}
+
 /**
- * Validates the body, asks payments for the merchant's providers (scoped by client), registers the seller at each
- * of them and stores it with its links and its events in one transaction.
+ * Validates the body, asks payments for the merchant's providers and payouts for its plan (both scoped by client),
+ * registers the seller at each provider and stores it with its links and its events in one transaction.
  */
 export async function createSeller(deps: SellerDeps, command: { clientId: string; seller: JsonObject | undefined }, onCreated: SellerCreatedHook[] = []): Promise<Seller> {
   const clientId = requireClientId(command.clientId);
   const input = parseSellerInput(command.seller ?? {});
   const providers = await deps.merchants.providersOf(clientId, input.merchantId);
+  await requirePlanOf(deps, clientId, input.planId);
   const now = deps.clock.now();
   const seller: Seller = {
     id: randomUUID(),
@@ -96,7 +102,7 @@ export async function listSellers(deps: SellerDeps, request: contracts.ListSelle
   return { items, meta: pageMeta(page, items.length, totalItems) };
 }
 
-/** Merges the changes over the stored seller, validates the result as a whole and tells the providers. */
+/** Merges the changes over the stored seller, validates the result as a whole (a planId given: payouts is asked) and tells the providers. */
 export async function updateSeller(deps: SellerDeps, command: { clientId: string; id: string; changes: JsonObject | undefined }): Promise<Seller> {
   const clientId = requireClientId(command.clientId);
   const changes = command.changes ?? {};
@@ -105,7 +111,8 @@ export async function updateSeller(deps: SellerDeps, command: { clientId: string
   if (changes.merchantId !== undefined && changes.merchantId !== current.merchantId) {
     throw errors.validation('merchantId cannot be changed', [{ field: 'merchantId', message: 'cannot be changed' }]);
   }
-  parseSellerInput(mergeChanges(sellerAsInput(current), changes));
+  const merged = parseSellerInput(mergeChanges(sellerAsInput(current), changes));
+  if (changes.planId !== undefined) await requirePlanOf(deps, clientId, merged.planId);
   return applySellerChange(deps, clientId, current.id, (fresh, now) => withChanges(fresh, changes, now));
 }
 
