@@ -48,6 +48,8 @@ const ENTITY_EVENTS: Record<string, PublicEventKind> = {
       { object: 'registration_review', event: `seller.registration_review.${what}` },
     ]),
   ),
+  ...Object.fromEntries(['created', 'paid', 'failed'].map((what) => [`payouts.payment_batch.${what}`, { object: 'payment_batch', event: `payment_batch.${what}` }])),
+  ...Object.fromEntries(['created', 'committed'].map((what) => [`payouts.prepayment.${what}`, { object: 'prepayment', event: `prepayment.${what}` }])),
 };
 
 const CATALOGUE: Record<string, PublicEventKind> = {

@@ -43,6 +43,9 @@ describe('the public event catalogue', () => {
     ['settings.subscription_settings.updated', 'subscription_settings', 'subscription_settings.updated'],
     ['sellers.seller.blocked', 'seller', 'seller.blocked'],
     ['sellers.registration_review.expired', 'registration_review', 'seller.registration_review.expired'],
+    ['payouts.payment_batch.paid', 'payment_batch', 'payment_batch.paid'],
+    ['payouts.payment_batch.failed', 'payment_batch', 'payment_batch.failed'],
+    ['payouts.prepayment.committed', 'prepayment', 'prepayment.committed'],
   ])('maps %s to object %s, event %s', (subject, object, event) => {
     expect(publicKindOf(subject)).toEqual({ object, event });
   });
@@ -54,7 +57,7 @@ describe('the public event catalogue', () => {
   });
 
   it('accepts "*" and every catalogue name for a registration, and nothing else', () => {
-    expect(PUBLIC_EVENT_NAMES).toHaveLength(44);
+    expect(PUBLIC_EVENT_NAMES).toHaveLength(49);
     expect(new Set(PUBLIC_EVENT_NAMES).size).toBe(PUBLIC_EVENT_NAMES.length);
     for (const name of ['*', 'authorized', 'customer.created', 'card.created']) expect(isPublicEventName(name)).toBe(true);
     for (const name of ['', 'charge.authorized', 'payments.charge.authorized', 'webhook.created', 'customer.*']) expect(isPublicEventName(name)).toBe(false);
