@@ -4,7 +4,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { SERVICES } from '@platform/catalog';
 import { cardNumberEnding, eventually } from '@platform/testkit';
-import { apiClient, createClient, startTestPlatform, type ApiResponse, type Credentials, type TestPlatform } from './platform';
+import { apiClient, createClient, naturalPerson, startTestPlatform, type ApiResponse, type Credentials, type TestPlatform } from './platform';
 
 /**
  * The cross-client matrix: client B owns one of everything; client A calls every client route of the running
@@ -14,7 +14,7 @@ import { apiClient, createClient, startTestPlatform, type ApiResponse, type Cred
  */
 
 type Json = Record<string, unknown>;
-type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery';
+type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery' | 'session' | 'seller' | 'review' | 'plan' | 'batch' | 'order' | 'prepayment';
 type Ids = Partial<Record<Kind, string>>;
 
 interface Parameter {
@@ -44,7 +44,7 @@ interface OpenApi {
   components: { schemas: Record<string, Schema> };
 }
 
-/** The resource a path's `{id}` names, by the path's first segment after /v1. */
+/** The resource a path's `{id}` names, by the segment right before it. */
 const RESOURCE_OF_SEGMENT: Record<string, Kind> = {
   merchants: 'merchant',
   providers: 'provider',
@@ -54,19 +54,32 @@ const RESOURCE_OF_SEGMENT: Record<string, Kind> = {
   charges: 'charge',
   flows: 'flow',
   webhooks: 'webhook',
+  sessions: 'session',
+  sellers: 'seller',
+  'registration-reviews': 'review',
+  plans: 'plan',
+  'payment-batches': 'batch',
+  orders: 'order',
+  prepayment: 'prepayment',
 };
-/** Fields named like ids that are the client's own free references (its order number), not ids of resources. */
-const CLIENT_REFERENCES = new Set(['orderId']);
-const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery'];
+/** Id fields whose name is not their resource's: `processId` names a registration review. */
+const RESOURCE_OF_NAME: Record<string, Kind> = { process: 'review', paymentbatch: 'batch' };
+/**
+ * Fields named like ids that are free references, not ids of the platform's resources: the client's order number, and
+ * a seller's sales plan at the provider (the provider's own identifier).
+ */
+const CLIENT_REFERENCES = new Set(['orderId', 'salesPlanId']);
+const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery', 'session', 'seller', 'review', 'plan', 'batch', 'order', 'prepayment'];
 
 function kindOfName(name: string, path?: string): Kind[] {
   if (name === 'id' && path) {
-    const segment = path.split('/').filter(Boolean)[1] ?? '';
+    const segments = path.split('/').filter(Boolean);
+    const segment = segments[segments.indexOf('{id}') - 1] ?? '';
     const kind = RESOURCE_OF_SEGMENT[segment];
     return kind ? [kind] : ALL_KINDS;
   }
   const stem = name.replace(/Id$/, '').toLowerCase();
-  const kind = ALL_KINDS.find((k) => k === stem);
+  const kind = RESOURCE_OF_NAME[stem] ?? ALL_KINDS.find((k) => k === stem);
   return kind ? [kind] : ALL_KINDS;
 }
 
@@ -129,6 +142,31 @@ describe('cross-client access: nothing of one client is reachable by another', (
     ).id as string;
     ids.flow = (await created(who, 'POST', '/v1/flows', { merchantId: ids.merchant, paymentMethod: 'credit', defaultRoute: [ids.provider] })).id as string;
     await created(who, 'POST', '/v1/settings', { mainColor: '#101010' }, { 'x-merchant-id': ids.merchant });
+    ids.seller = (await created(who, 'POST', '/v1/sellers', naturalPerson(ids.merchant, `seller.${randomInt(1_000_000)}@example.com`))).id as string;
+    ids.review = (
+      await created(who, 'POST', `/v1/sellers/${ids.seller}/registration-reviews`, { reviewType: 'acp', deadlineAt: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+    ).processId as string;
+    ids.session = (
+      await created(who, 'POST', '/v1/sessions', { merchantId: ids.merchant, paymentMethods: [{ paymentType: 'credit' }], items: [{ name: 'Mug', unitPrice: 1000, quantity: 1 }] })
+    ).id as string;
+    ids.plan = (await created(who, 'POST', '/v1/subacquirer/plans', { name: 'Own plan' })).id as string;
+    // A captured charge split to the seller: receivables, a prepayment simulation, then a settled batch and its order.
+    await created(who, 'POST', '/v1/charges', {
+      merchantId: ids.merchant,
+      amount: 6000,
+      currency: 'BRL',
+      paymentMethod: { paymentType: 'credit', installments: 2 },
+      paymentSource: { sourceType: 'card', card: inlineCard() },
+      splitRules: [{ sellerId: ids.seller, percentage: 10_000, processingFee: true, chargeRemainderFee: true, liable: true }],
+    });
+    await eventually(async () => {
+      const listed = await as<{ summary?: { receivableCount: number } }>(who, 'GET', `/v1/subacquirer/prepayment/receivables?sellerId=${ids.seller}`);
+      return (listed.body.summary?.receivableCount ?? 0) > 0 ? true : undefined;
+    }, 'the split charge in the ledger');
+    ids.prepayment = (await created(who, 'POST', '/v1/subacquirer/prepayment', { sellerId: ids.seller, endDate: '2099-12-31' })).id as string;
+    const settled = await created(who, 'POST', '/v1/payouts/sandbox/advance', { date: '2099-12-31' });
+    ids.batch = (settled.batches as Json[])[0]!.id as string;
+    ids.order = ((await created(who, 'GET', `/v1/payouts/payment-batches/${ids.batch}/orders`)).items as Json[])[0]!.id as string;
   }
 
   /** What B's resources look like to B. */
@@ -148,6 +186,16 @@ describe('cross-client access: nothing of one client is reachable by another', (
       webhook: await get(`/v1/webhooks/${bIds.webhook}`),
       linkSettings: await get('/v1/settings', { 'x-merchant-id': bIds.merchant! }),
       subscriptionSettings: await get('/v1/subscriptions/settings'),
+      seller: await get(`/v1/sellers/${bIds.seller}`),
+      review: await get(`/v1/sellers/registration-reviews/${bIds.review}`).then(({ status, body }) => ({ status, body: { ...(body as Json), daysRemaining: null } })),
+      session: await get(`/v1/sessions/${bIds.session}`),
+      sessionHistory: await get(`/v1/sessions/${bIds.session}/history`),
+      plan: await get(`/v1/subacquirer/plans/${bIds.plan}`),
+      plans: await get('/v1/subacquirer/plans'),
+      batch: await get(`/v1/payouts/payment-batches/${bIds.batch}`),
+      order: await get(`/v1/payouts/orders/${bIds.order}`),
+      prepayment: await get(`/v1/subacquirer/prepayment/${bIds.prepayment}`),
+      balance: await get(`/v1/payouts/balance?sellerId=${bIds.seller}`),
     };
   }
 
@@ -160,8 +208,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     platform = await startTestPlatform('e2ecross');
     api = apiClient(platform.gatewayUrl);
-    a = await createClient(platform.gatewayUrl, platform.adminToken, 'Client A');
-    b = await createClient(platform.gatewayUrl, platform.adminToken, 'Client B');
+    a = await createClient(platform.gatewayUrl, platform.adminToken, 'Client A', { prepaymentEnabled: true });
+    b = await createClient(platform.gatewayUrl, platform.adminToken, 'Client B', { prepaymentEnabled: true });
     await ownEverything(b, bIds, `${receiverUrl}/b`);
     await ownEverything(a, aIds, `${receiverUrl}/a`);
     bIds.delivery = await eventually(async () => {

@@ -139,9 +139,9 @@ export function apiClient(baseUrl: string) {
   return call;
 }
 
-export async function createClient(baseUrl: string, adminToken: string, name = 'E2E'): Promise<Credentials> {
+export async function createClient(baseUrl: string, adminToken: string, name = 'E2E', options: { prepaymentEnabled?: boolean } = {}): Promise<Credentials> {
   const response = await apiClient(baseUrl)<Credentials>('POST', '/admin/v1/clients', {
-    body: { name, environment: 'sandbox' },
+    body: { name, environment: 'sandbox', ...options },
     headers: { 'x-admin-token': adminToken },
   });
   if (response.status !== 201) throw new Error(`client creation failed: ${response.status} ${JSON.stringify(response.body)}`);

@@ -93,29 +93,29 @@ describe('npm run new-service', () => {
   });
 
   it('names the contract apart from the service with --proto, everywhere the contract is meant', () => {
-    run(root, 'payouts-and-prepayment', '--database', 'payouts', '--proto', 'payouts');
+    run(root, 'loyalty-and-points', '--database', 'loyalty', '--proto', 'loyalty');
     const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-    expect(existsSync(path.join(root, 'proto/payouts_and_prepayment'))).toBe(false);
-    expect(read('proto/payouts/v1/payouts.proto')).toMatch(/package payouts\.v1;\s[\s\S]*service PayoutsService \{/);
-    const service = read('services/payouts-and-prepayment/src/service.ts');
-    expect(service).toContain("import { payouts } from '@platform/contracts';");
-    expect(service).toContain("name: 'payouts.v1.PayoutsService',");
-    expect(service).toContain('definition: payouts.PayoutsServiceService,');
-    expect(service).toContain('export function definePayoutsAndPrepaymentService()');
-    expect(read('services/payouts-and-prepayment/test/support.ts')).toContain('PromiseClient<typeof payouts.PayoutsServiceService>');
-    expect(read('gateway/src/routes/payouts-and-prepayment/mapping.ts')).toContain("import type { payouts } from '@platform/contracts';");
+    expect(existsSync(path.join(root, 'proto/loyalty_and_points'))).toBe(false);
+    expect(read('proto/loyalty/v1/loyalty.proto')).toMatch(/package loyalty\.v1;\s[\s\S]*service LoyaltyService \{/);
+    const service = read('services/loyalty-and-points/src/service.ts');
+    expect(service).toContain("import { loyalty } from '@platform/contracts';");
+    expect(service).toContain("name: 'loyalty.v1.LoyaltyService',");
+    expect(service).toContain('definition: loyalty.LoyaltyServiceService,');
+    expect(service).toContain('export function defineLoyaltyAndPointsService()');
+    expect(read('services/loyalty-and-points/test/support.ts')).toContain('PromiseClient<typeof loyalty.LoyaltyServiceService>');
+    expect(read('gateway/src/routes/loyalty-and-points/mapping.ts')).toContain("import type { loyalty } from '@platform/contracts';");
     // The gateway's client keeps the service's name.
-    expect(read('gateway/src/routes/payouts-and-prepayment/routes.ts')).toContain("payoutsAndPrepaymentRoutes({ payoutsAndPrepayment }: Pick<GatewayClients, 'payoutsAndPrepayment'>)");
+    expect(read('gateway/src/routes/loyalty-and-points/routes.ts')).toContain("loyaltyAndPointsRoutes({ loyaltyAndPoints }: Pick<GatewayClients, 'loyaltyAndPoints'>)");
     const catalog = read('packages/catalog/src/services.ts');
-    expect(catalog).toContain("    grpcService: 'payouts.v1.PayoutsService',\n    addressEnv: 'PAYOUTS_AND_PREPAYMENT_GRPC_URL',");
-    expect(failure(root, 'loyalty', '--proto', 'Loyalty-Points')).toContain('is not a proto package name');
+    expect(catalog).toContain("    grpcService: 'loyalty.v1.LoyaltyService',\n    addressEnv: 'LOYALTY_AND_POINTS_GRPC_URL',");
+    expect(failure(root, 'rewards', '--proto', 'Rewards-Points')).toContain('is not a proto package name');
   });
 
   it('changes nothing in a dry run', () => {
-    const out = run(root, 'payouts', '--dry-run');
-    expect(out).toContain('would write services/payouts/src/service.ts');
+    const out = run(root, 'gift-cards', '--dry-run');
+    expect(out).toContain('would write services/gift-cards/src/service.ts');
     expect(out).toContain('would edit packages/catalog/src/services.ts');
-    expect(existsSync(path.join(root, 'services', 'payouts'))).toBe(false);
+    expect(existsSync(path.join(root, 'services', 'gift-cards'))).toBe(false);
     expect(readFileSync(path.join(root, 'packages/catalog/src/services.ts'), 'utf8')).toBe(readFileSync(path.join(repoRoot, 'packages/catalog/src/services.ts'), 'utf8'));
   });
 
@@ -123,6 +123,6 @@ describe('npm run new-service', () => {
     expect(failure(root, 'Sellers')).toContain('is not a service name');
     expect(failure(root, 'gateway')).toContain('is reserved');
     expect(failure(root, 'customers')).toContain('customers is already in packages/catalog/src/services.ts');
-    expect(failure(root, 'payouts', '--database', 'payments')).toContain('the database payments is already used');
+    expect(failure(root, 'gift-cards', '--database', 'payments')).toContain('the database payments is already used');
   });
 });
