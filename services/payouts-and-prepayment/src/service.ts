@@ -1,5 +1,5 @@
 import { payouts, settings } from '@platform/contracts';
-import { createPromiseClient, implement, JobRunner, migrationsDirOf, scheduleJob, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
 import { applyChargeEvent, applySellerEvent, type ChargeEventData, type SellerEventData } from './app/ledger';
 import { sandboxPayouts } from './app/sandboxPayouts';
@@ -8,7 +8,6 @@ import { payBatch, settleAll } from './app/settlement';
 import { payoutsAndPrepaymentConfig } from './config';
 import { BusinessCalendar, brasiliaDate } from './domain/calendar';
 import { createPayoutHandlers } from './grpc/handlers';
-import { batchStore } from './store/batchStore';
 
 /** Missed daily settlements are caught up for this long after a start (a week of downtime). */
 const SETTLEMENT_BACKFILL_MS = 7 * 86_400_000;
@@ -48,15 +47,7 @@ export function definePayoutsAndPrepaymentService(
         log,
         durable: config.PAYOUTS_SELLERS_DURABLE,
         filterSubject: 'sellers.seller.>',
-        handle: async (event, tx) => {
-          const { active } = await applySellerEvent(tx, event.clientId, event.data as SellerEventData, new Date(event.occurredAt));
-          if (!active) return;
-          // A seller active again: its batches that waited are paid, by a job of their own.
-          const waiting = await batchStore.waitingBatches(tx, event.clientId, { receiver: (event.data as SellerEventData).id.toLowerCase() });
-          for (const batch of waiting.filter((b) => b.status === 'pending')) {
-            await scheduleJob(tx, { kind: JOBS.payBatch, runAt: deps.clock.now(), payload: { clientId: event.clientId, batchId: batch.id }, dedupeKey: `${batch.id}:release` });
-          }
-        },
+        handle: async (event, tx) => applySellerEvent(deps, tx, event.clientId, event.data as SellerEventData, new Date(event.occurredAt)),
       });
       const jobs = new JobRunner({
         pool,

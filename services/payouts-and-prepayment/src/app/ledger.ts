@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@platform/kit';
+import { scheduleJob, type Queryable } from '@platform/kit';
 import { capturePosting, refundPosting } from '../domain/ledger';
 import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
 import { planRefund, type OpenReceivable } from '../domain/refunds';
+import { batchStore } from '../store/batchStore';
 import { ledgerStore, type Receivable } from '../store/ledgerStore';
 import { sellerStore } from '../store/planStore';
-import { OWN_PROVIDERS, type PayoutsDeps } from './deps';
+import { JOBS, OWN_PROVIDERS, type PayoutsDeps } from './deps';
 import { planOfReceiver } from './plans';
 
 /** The part of a `payments.charge.*` event's data (the public charge) the ledger reads. */
@@ -127,8 +128,16 @@ async function offset(tx: Queryable, clientId: string, chargeId: string, kind: '
   }
 }
 
-/** Keeps what the sellers service says of a seller: its plan and status (a blocked seller's batches wait). */
-export async function applySellerEvent(tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<{ active: boolean }> {
-  await sellerStore.upsert(tx, clientId, { id: data.id.toLowerCase(), planId: data.planId || null, status: data.status }, occurredAt);
-  return { active: data.status !== 'blocked' && data.status !== 'inactive' };
+/**
+ * Keeps what the sellers service says of a seller: its plan and status. A blocked seller's batches wait; when the
+ * seller is no longer blocked, each waiting batch gets a job that pays it, in this transaction.
+ */
+export async function applySellerEvent(deps: Pick<PayoutsDeps, 'clock'>, tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<void> {
+  const sellerId = data.id.toLowerCase();
+  await sellerStore.upsert(tx, clientId, { id: sellerId, planId: data.planId || null, status: data.status }, occurredAt);
+  if (data.status === 'blocked' || data.status === 'inactive') return;
+  const waiting = await batchStore.waitingBatches(tx, clientId, { receiver: sellerId });
+  for (const batch of waiting.filter((b) => b.status === 'pending')) {
+    await scheduleJob(tx, { kind: JOBS.payBatch, runAt: deps.clock.now(), payload: { clientId, batchId: batch.id }, dedupeKey: `${batch.id}:release` });
+  }
 }

@@ -152,12 +152,6 @@ export async function payBatch(deps: PayoutsDeps, clientId: string, batchId: str
   return result;
 }
 
-/** Pays the batches that waited for a seller who is active again. */
-export async function payWaitingBatches(deps: PayoutsDeps, clientId: string, receiver: string): Promise<void> {
-  const waiting = await withTransaction(deps.pool, (tx) => batchStore.waitingBatches(tx, clientId, { receiver }));
-  for (const batch of waiting.filter((b) => b.status === 'pending')) await payBatch(deps, clientId, batch.id);
-}
-
 /** The daily run: settles every client with something due by `date`. */
 export async function settleAll(deps: PayoutsDeps, date: string): Promise<number> {
   const clients = await ledgerStore.clientsWithDueWork(deps.pool, date);

@@ -32,7 +32,7 @@ async function deliver(clientId: string, data: ChargeEventData): Promise<void> {
 
 async function newSeller(clientId: string, status = 'active'): Promise<string> {
   const id = randomUUID();
-  await withTransaction(running.pool, (tx) => applySellerEvent(tx, clientId, { id, status, planId: null }, running.clock.now()));
+  await withTransaction(running.pool, (tx) => applySellerEvent(running.deps, tx, clientId, { id, status, planId: null }, running.clock.now()));
   return id;
 }
 
