@@ -38,3 +38,24 @@ export function queryAmount(message = 'must be a whole number of minor units') {
 export function queryFlag() {
   return z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
 }
+
+/**
+ * A query value listing one or more of `values`, comma-joined (a repeated key is read the same way); answers them
+ * without repeats.
+ */
+export function commaJoined<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string())
+    .transform((value, ctx) => {
+      const parts = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '');
+      if (parts.length === 0 || parts.some((part) => !(values as readonly string[]).includes(part))) {
+        ctx.addIssue({ code: 'custom', message: `must be one or more of ${values.join(', ')}, comma-joined` });
+        return z.NEVER;
+      }
+      return [...new Set(parts)] as Array<T[number]>;
+    })
+    .openapi({ type: 'string', description: `One or more of ${values.join(', ')}, comma-joined`, example: values.slice(0, 2).join(',') });
+}

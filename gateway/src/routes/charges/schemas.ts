@@ -1,5 +1,5 @@
 import { CHARGE_LIMITS, CHARGE_STATUSES } from '@platform/api-model';
-import { amount, int32, queryAmount, queryFlag } from '../../http/fields';
+import { amount, commaJoined, int32, queryAmount, queryFlag } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -177,24 +177,6 @@ const ThreeDSTokenSource = z.object({ sourceType: z.literal('token'), tokenId: i
 export const ThreeDSSetupBody = z
   .discriminatedUnion('sourceType', [ThreeDSCardSource, ThreeDSTokenSource], variantError('sourceType', ['card', 'token']))
   .openapi('ThreeDSSetupRequest');
-
-/** A comma-joined list (a repeated key is read the same way), each value one of `values`. */
-function commaJoined<const T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string())
-    .transform((value, ctx) => {
-      const parts = value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '');
-      if (parts.length === 0 || parts.some((part) => !(values as readonly string[]).includes(part))) {
-        ctx.addIssue({ code: 'custom', message: `must be one or more of ${values.join(', ')}, comma-joined` });
-        return z.NEVER;
-      }
-      return parts as Array<T[number]>;
-    })
-    .openapi({ type: 'string', example: 'pending,authorized' });
-}
 
 const INSTANT_OR_DAY = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/i;
 const instantOrDayMessage = 'must be an RFC 3339 date-time or a date (YYYY-MM-DD)';

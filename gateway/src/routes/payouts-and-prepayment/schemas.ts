@@ -1,5 +1,5 @@
 import { PAYMENT_BATCH_STATUSES, PAYOUT_ORDER_TYPES, PLAN_LIMITS, PLAN_PAYMENT_TYPES, PREPAYMENT_LIMITS, PREPAYMENT_STATUSES } from '@platform/api-model';
-import { amount, int32 } from '../../http/fields';
+import { amount, commaJoined, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -42,24 +42,6 @@ function datesInOrder(query: { startDate?: string; endDate?: string }, ctx: z.Re
   if (query.startDate !== undefined && query.endDate !== undefined && query.endDate < query.startDate) {
     ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
   }
-}
-
-/** A comma-joined list (a repeated key is read the same way), each value one of `values`. */
-function commaJoined<const T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .preprocess((v) => (Array.isArray(v) ? v.join(',') : v), z.string())
-    .transform((value, ctx) => {
-      const parts = value
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part !== '');
-      if (parts.length === 0 || parts.some((part) => !(values as readonly string[]).includes(part))) {
-        ctx.addIssue({ code: 'custom', message: `must be one or more of ${values.join(', ')}, comma-joined` });
-        return z.NEVER;
-      }
-      return [...new Set(parts)] as Array<T[number]>;
-    })
-    .openapi({ type: 'string', description: `One or more of ${values.join(', ')}, comma-joined`, example: values.slice(0, 2).join(',') });
 }
 
 // ---- Payouts -------------------------------------------------------------------------------------------------
