@@ -34,9 +34,20 @@ const BATCH = 48;
 const REFUSED = new Set([400, 401, 403, 404, 405, 408, 409, 413, 415, 429, 431]);
 /**
  * Written in the background, not by the request at hand: the delivery worker on its own schedule (retries of earlier
- * events), and event consumers' inbox as events arrive (in a full run, other suites' platforms share the NATS server).
+ * events), event consumers' inbox as events arrive, and the payouts ledger, which charge and seller events feed (in a
+ * full run, other suites' platforms share the NATS server, so their events arrive here too).
  */
-const BACKGROUND_TABLES = new Set(['deliveries', 'delivery_attempts', 'processed_events']);
+const BACKGROUND_TABLES = new Set([
+  'deliveries',
+  'delivery_attempts',
+  'processed_events',
+  ...['ledger_charges', 'ledger_entries', 'postings', 'receivables', 'receiver_debits', 'sellers'].map((t) => `payouts-and-prepayment.${t}`),
+]);
+/**
+ * Tables partly written in the background, counted without those rows: a client's default plan is made with its
+ * first use, which may be an event's.
+ */
+const COUNTED_WHERE: Record<string, string> = { plans: 'NOT is_default' };
 const ERROR_TYPES = new Set(['api_error', 'bad_request', 'invalid_request_error', 'card_declined']);
 
 interface Case {
@@ -136,7 +147,8 @@ describe('hostile input against every route of the OpenAPI document', () => {
       const { rows } = await db.query<{ table_name: string }>(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
       );
-      databases.push({ service: service.name, db, tables: rows.map((r) => r.table_name).filter((t) => !BACKGROUND_TABLES.has(t)) });
+      const background = (t: string) => BACKGROUND_TABLES.has(t) || BACKGROUND_TABLES.has(`${service.name}.${t}`);
+      databases.push({ service: service.name, db, tables: rows.map((r) => r.table_name).filter((t) => !background(t)) });
     }
   }, 180_000);
 
@@ -150,7 +162,7 @@ describe('hostile input against every route of the OpenAPI document', () => {
     const counts = new Map<string, number>();
     for (const { service, db, tables } of databases) {
       if (tables.length === 0) continue;
-      const sql = tables.map((t) => `SELECT '${t}' AS t, count(*)::int AS n FROM "${t}"`).join(' UNION ALL ');
+      const sql = tables.map((t) => `SELECT '${t}' AS t, count(*)::int AS n FROM "${t}"${COUNTED_WHERE[t] ? ` WHERE ${COUNTED_WHERE[t]}` : ''}`).join(' UNION ALL ');
       const { rows } = await db.query<{ t: string; n: number }>(sql);
       for (const row of rows) counts.set(`${service}.${row.t}`, row.n);
     }
