@@ -18,6 +18,8 @@ export const paymentsConfig = z.object({
   CUSTOMERS_GRPC_URL: z.string().min(1),
   /** The sellers-and-reviews service (host:port), asked whether the sellers of a split can receive. */
   SELLERS_AND_REVIEWS_GRPC_URL: z.string().min(1),
+  /** The settings service (host:port), asked for a client's subscription settings (retry policy, statement descriptor). */
+  SETTINGS_GRPC_URL: z.string().min(1),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsConfig>;

@@ -1,10 +1,13 @@
 import path from 'node:path';
-import { customers, payments, sellers } from '@platform/contracts';
+import { customers, payments, sellers, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { chargeCron, chargeJobs } from './app/chargeJobs';
 import type { ChargeDeps } from './app/charges/deps';
 import { createCustomersDirectory, type CustomerDirectory } from './app/customerDirectory';
 import { createSellersDirectory, type SellerDirectory } from './app/sellerDirectory';
+import { subscriptionJobs } from './app/subscriptionJobs';
+import type { SubscriptionDeps } from './app/subscriptions/deps';
+import { createSubscriptionSettingsPort, type SubscriptionSettingsPort } from './app/subscriptions/settingsPort';
 import type { MerchantContext } from './app/merchants/context';
 import { createMerchantDirectory } from './app/merchants/merchantDirectory';
 import { createCardSource, createVaultLookup } from './app/vault/cardSource';
@@ -15,6 +18,7 @@ import type { PaymentsDeps } from './deps';
 import { chargeAnswers } from './grpc/chargeMessages';
 import { createChargeHandlers } from './grpc/chargeHandlers';
 import { createMerchantHandlers } from './grpc/merchantHandlers';
+import { createSubscriptionHandlers } from './grpc/subscriptionHandlers';
 import { merchantAnswers } from './grpc/merchantMessages';
 import { createVaultHandlers } from './grpc/vaultHandlers';
 import { vaultAnswers } from './grpc/vaultMessages';
@@ -28,7 +32,7 @@ import { Vault } from './vault/crypto';
 
 /** The only place the service's real dependencies are built; use cases and handlers receive them. */
 export function definePaymentsService(
-  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory; sellers?: SellerDirectory } = {},
+  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory; sellers?: SellerDirectory; subscriptionSettings?: SubscriptionSettingsPort } = {},
 ): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
     name: 'payments',
@@ -55,6 +59,9 @@ export function definePaymentsService(
         ? undefined
         : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
       const sellerDirectory = options.sellers ?? createSellersDirectory(sellersClient!);
+      const settingsClient = options.subscriptionSettings
+        ? undefined
+        : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
       const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, answers: merchantAnswers };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants, answers: vaultAnswers };
       const chargeDeps: ChargeDeps = {
@@ -72,20 +79,37 @@ export function definePaymentsService(
         vault: createVaultLookup(stores),
         answers: chargeAnswers,
       };
+      const subscriptionDeps: SubscriptionDeps = {
+        pool,
+        log,
+        clock,
+        outbox,
+        merchants: stores.merchants,
+        cards: stores.cards,
+        customers: customerDirectory,
+        sellers: sellerDirectory,
+        settings: options.subscriptionSettings ?? createSubscriptionSettingsPort(settingsClient!),
+        charges: chargeDeps,
+      };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(
         definition,
-        { ...createMerchantHandlers(merchantContext), ...createVaultHandlers(vaultContext), ...createChargeHandlers(chargeDeps) },
+        {
+          ...createMerchantHandlers(merchantContext),
+          ...createVaultHandlers(vaultContext),
+          ...createChargeHandlers(chargeDeps),
+          ...createSubscriptionHandlers(subscriptionDeps),
+        },
         log,
       );
       const jobs = new JobRunner({
         pool,
         log,
-        handlers: { ...vaultJobs(deps), ...chargeJobs(chargeDeps) },
+        handlers: { ...vaultJobs(deps), ...chargeJobs(chargeDeps), ...subscriptionJobs(subscriptionDeps) },
         cron: [...vaultCron, ...chargeCron],
       });
       await jobs.start();
-      const clients = [customersClient, sellersClient].filter((c) => c !== undefined);
+      const clients = [customersClient, sellersClient, settingsClient].filter((c) => c !== undefined);
       const workers = [jobs, ...clients.map((c) => ({ stop: async () => c.close() }))];
       return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers };
     },

@@ -5,6 +5,7 @@ import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
+import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { cardNumberEnding } from './cards';
 import { outboxOf, type OutboxEvent } from './fixtures';
 
@@ -25,6 +26,8 @@ export interface RunningCharges {
   customers: FakeCustomers;
   /** The sellers directory the service asks about split receivers. */
   sellers: FakeSellers;
+  /** The subscription settings the service reads. */
+  subscriptionSettings: FakeSubscriptionSettings;
   stop(): Promise<void>;
 }
 
@@ -36,7 +39,8 @@ export async function startCharges(env: Record<string, string> = {}, options: { 
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
   const sellers = options.sellers ?? new FakeSellers();
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers }), {
+  const subscriptionSettings = new FakeSubscriptionSettings();
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings }), {
     env: {
       CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
@@ -44,6 +48,7 @@ export async function startCharges(env: Record<string, string> = {}, options: { 
       PUBLIC_URL,
       CUSTOMERS_GRPC_URL: '127.0.0.1:1',
       SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
+      SETTINGS_GRPC_URL: '127.0.0.1:1',
       ...env,
     },
   });
@@ -55,6 +60,7 @@ export async function startCharges(env: Record<string, string> = {}, options: { 
     clock,
     customers,
     sellers,
+    subscriptionSettings,
     stop: async () => {
       client.close();
       await service.stop();

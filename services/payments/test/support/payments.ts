@@ -10,6 +10,7 @@ import type { PaymentsDeps } from '../../src/deps';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
+import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { createCardStore } from '../../src/store/cardStore';
 import { createMerchantStore } from '../../src/store/merchantStore';
 import { createTokenStore } from '../../src/store/tokenStore';
@@ -42,8 +43,9 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
     CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     CUSTOMERS_GRPC_URL: '127.0.0.1:1',
     SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
+    SETTINGS_GRPC_URL: '127.0.0.1:1',
   };
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers }), { env });
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings: new FakeSubscriptionSettings() }), { env });
   const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, address);
   const config = paymentsConfig.parse(env);
   const deps: PaymentsDeps = {

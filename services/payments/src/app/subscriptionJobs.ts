@@ -1,0 +1,13 @@
+import type { JobHandler } from '@platform/kit';
+import { billCycle } from './subscriptions/billing';
+import { BILL_CYCLE_JOB, type SubscriptionDeps } from './subscriptions/deps';
+
+/** Durable jobs of the subscriptions: one attempt at a cycle, at its time (a late or repeated job changes nothing). */
+export function subscriptionJobs(deps: SubscriptionDeps): Record<string, JobHandler> {
+  return {
+    [BILL_CYCLE_JOB]: async (job) => {
+      const { clientId, cycleId, attempt } = job.payload as { clientId: string; cycleId: string; attempt: number };
+      await billCycle(deps, { clientId, cycleId, attempt, asOf: deps.clock.now() });
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { AppError, errors, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
+import { afterFailedAttempt, nextSubscriptionStatus, type RetryPolicy, type SubscriptionEvent, type SubscriptionStatus } from '../../domain/subscription';
+import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
+import { subscriptionStore, type CycleRecord, type SubscriptionRecord } from '../../store/subscriptionStore';
+import { createCharge } from '../charges/createCharge';
+import type { SubscriptionDeps } from './deps';
+import { getSubscription, openCycle, scheduleAttempt, type SubscriptionView } from './subscriptions';
+
+/** The idempotency key of a cycle's charge: the cycle's id for its first attempt, then one per retry. */
+export function cycleChargeKey(cycleId: string, attempt: number): string {
+  return attempt === 1 ? cycleId : `${cycleId}:retry:${attempt - 1}`;
+}
+
+const FINAL: ReadonlySet<string> = new Set(['canceled', 'expired']);
+
+/** A status change of the table, or the same status when the subscription moved on meanwhile (canceled, say). */
+function stepped(status: string, event: SubscriptionEvent): string {
+  if (FINAL.has(status) || status === 'paused') return status;
+  return nextSubscriptionStatus(status as SubscriptionStatus, event);
+}
+
+type Outcome = { status: 'authorized'; chargeId: string } | { status: 'failed'; chargeId: string | null; declinedCode: string | null };
+
+/**
+ * One attempt at a cycle, as of `asOf`: the cycle is due and this attempt not made yet, else nothing happens (a job
+ * that comes late, twice, or after `advance` did the work). The charge is made with no transaction open, under the
+ * attempt's idempotency key, so a crash or a second runner between the charge and its record makes the same charge,
+ * never another. Its outcome is then written once, under the cycle's row lock.
+ */
+export async function billCycle(deps: SubscriptionDeps, input: { clientId: string; cycleId: string; attempt?: number; asOf: Date }): Promise<void> {
+  const clientId = requireClientId(input.clientId);
+  const prepared = await withTransaction(deps.pool, async (tx) => {
+    const cycle = isUuid(input.cycleId) ? await subscriptionStore.findCycle(tx, clientId, input.cycleId, { forUpdate: true }) : null;
+    if (!cycle || cycle.nextAttemptAt === null || cycle.nextAttemptAt.getTime() > input.asOf.getTime()) return undefined;
+    const attempt = cycle.attempts.length + 1;
+    if (input.attempt !== undefined && input.attempt !== attempt) return undefined;
+    const subscription = (await subscriptionStore.find(tx, clientId, cycle.subscriptionId, { forUpdate: true }))!;
+    if (subscription.status === 'paused' || FINAL.has(subscription.status)) {
+      // Nothing is billed while paused or after the end: the cycle is missed.
+      await subscriptionStore.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: input.asOf });
+      return undefined;
+    }
+    if (cycle.status !== 'pending') await subscriptionStore.updateCycle(tx, { ...cycle, status: 'pending', updatedAt: input.asOf });
+    return { cycle, subscription, attempt };
+  });
+  if (!prepared) return;
+  const { cycle, subscription, attempt } = prepared;
+  const settings = await deps.settings.settingsOf(clientId);
+  const outcome = await charge(deps, subscription, cycle, attempt, settings.statementDescriptor);
+  const policy: RetryPolicy =
+    cycle.retryDays !== null ? { retryDays: cycle.retryDays, cancelAfterAllRetries: cycle.cancelAfterAllRetries ?? false } : { retryDays: settings.retryDays, cancelAfterAllRetries: settings.cancelAfterAllRetries };
+  await withTransaction(deps.pool, async (tx) => {
+    const current = (await subscriptionStore.findCycle(tx, clientId, cycle.id, { forUpdate: true }))!;
+    if (current.attempts.length >= attempt) return;
+    const sub = (await subscriptionStore.find(tx, clientId, cycle.subscriptionId, { forUpdate: true }))!;
+    const at = input.asOf;
+    await subscriptionStore.insertAttempt(tx, clientId, cycle.id, {
+      attempt,
+      chargeId: outcome.chargeId,
+      status: outcome.status,
+      declinedCode: outcome.status === 'failed' ? outcome.declinedCode : null,
+      attemptedAt: at,
+    });
+    const attempts = [...current.attempts, { attempt, chargeId: outcome.chargeId, status: outcome.status, declinedCode: outcome.status === 'failed' ? outcome.declinedCode : null, attemptedAt: at }];
+    if (outcome.status === 'authorized') {
+      const paidCycle: CycleRecord = { ...current, attempts, status: 'authorized', nextAttemptAt: null, updatedAt: at };
+      await subscriptionStore.updateCycle(tx, paidCycle);
+      const next: SubscriptionRecord = { ...sub, status: stepped(sub.status, 'cycle_paid'), cyclesBilled: sub.cyclesBilled + 1, updatedAt: at };
+      await recordCycleEvent(tx, SUBSCRIPTION_EVENTS.cyclePaid, paidCycle, at);
+      if (next.status === 'active' && sub.status !== 'active') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.activated, next, at);
+      await afterCycle(deps, tx, next, at);
+      return;
+    }
+    const decision = afterFailedAttempt({ attempt, failedAt: at, declinedCode: outcome.declinedCode, policy });
+    const failedCycle: CycleRecord = {
+      ...current,
+      attempts,
+      retryDays: policy.retryDays,
+      cancelAfterAllRetries: policy.cancelAfterAllRetries,
+      status: decision.kind === 'retry' ? 'retrying' : 'failed',
+      nextAttemptAt: decision.kind === 'retry' ? decision.retryAt : null,
+      updatedAt: at,
+    };
+    await subscriptionStore.updateCycle(tx, failedCycle);
+    await recordCycleEvent(tx, SUBSCRIPTION_EVENTS.cycleFailed, failedCycle, at);
+    if (decision.kind === 'retry') {
+      await scheduleAttempt(tx, failedCycle, attempt + 1, decision.retryAt);
+      const next: SubscriptionRecord = { ...sub, status: stepped(sub.status, 'cycle_failed'), updatedAt: at };
+      if (next.status !== sub.status) await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.unpaid, next, at);
+      await subscriptionStore.update(tx, next);
+      return;
+    }
+    // Every attempt failed: canceled when the policy says so, else unpaid and the next cycle is still billed.
+    const failedStatus = stepped(stepped(sub.status, 'cycle_failed'), decision.cancel ? 'retries_exhausted_cancel' : 'retries_exhausted_keep');
+    const next: SubscriptionRecord = { ...sub, status: failedStatus, cyclesBilled: sub.cyclesBilled + 1, updatedAt: at, ...(failedStatus === 'canceled' ? { canceledAt: at } : {}) };
+    if (failedStatus === 'canceled') {
+      await subscriptionStore.update(tx, next);
+      await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.canceled, next, at);
+      return;
+    }
+    if (next.status !== sub.status) await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.unpaid, next, at);
+    await afterCycle(deps, tx, next, at);
+  });
+  deps.outbox?.kick();
+}
+
+/** After a cycle ended (paid, or given up): `expired` when the cycles are all billed, else the next cycle is opened. */
+async function afterCycle(_deps: SubscriptionDeps, tx: Queryable, subscription: SubscriptionRecord, at: Date): Promise<void> {
+  if (subscription.cycles !== null && subscription.cyclesBilled >= subscription.cycles) {
+    const expired: SubscriptionRecord = { ...subscription, status: stepped(subscription.status, 'cycles_reached'), updatedAt: at };
+    await subscriptionStore.update(tx, expired);
+    await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.expired, expired, at);
+    return;
+  }
+  const next: SubscriptionRecord = { ...subscription, nextCycle: subscription.nextCycle + 1 };
+  await subscriptionStore.update(tx, next);
+  if (!FINAL.has(next.status)) await openCycle(tx, next, subscription.nextCycle, at);
+}
+
+/** The cycle's charge: the subscription's card, the cycle's amount, the client's statement descriptor. */
+async function charge(deps: SubscriptionDeps, subscription: SubscriptionRecord, cycle: CycleRecord, attempt: number, statementDescriptor: string): Promise<Outcome> {
+  try {
+    const made = await createCharge(
+      deps.charges,
+      {
+        clientId: subscription.clientId,
+        merchantId: subscription.merchantId,
+        amount: cycle.amount,
+        currency: subscription.currency,
+        description: `${subscription.name} (cycle ${cycle.number})`,
+        ...(statementDescriptor ? { statementDescriptor } : {}),
+        capture: true,
+        customerId: subscription.customerId,
+        paymentMethod: { paymentType: 'credit', installments: subscription.installments },
+        paymentSource: { sourceType: 'customer', customerId: subscription.customerId, cardId: subscription.cardId },
+        splitRules: subscription.splitRules,
+        appInfo: { subscriptionId: subscription.id, cycle: cycle.number },
+      },
+      cycleChargeKey(cycle.id, attempt),
+    );
+    if (made.status === 'authorized' || made.status === 'pre_authorized') return { status: 'authorized', chargeId: made.id };
+    return { status: 'failed', chargeId: made.id, declinedCode: made.declinedCode ?? null };
+  } catch (error) {
+    // A card refused before any provider (expired, say), or a card or customer gone: a failed attempt. Anything else
+    // (a service or provider unavailable) fails the job, which runs again with the same key.
+    if (error instanceof AppError && (error.kind === 'card_declined' || error.kind === 'not_found' || error.kind === 'business_rule' || error.kind === 'validation')) {
+      return { status: 'failed', chargeId: null, declinedCode: error.declinedCode ?? error.businessCode ?? error.kind };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sandbox: every attempt of the subscription due up to `to`, in order, each as of its own time, as if the clock had
+ * moved there; cycles opened on the way are billed too when they fall before `to`. Run twice, the second run bills
+ * nothing more.
+ */
+export async function advanceSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string; to: Date }): Promise<SubscriptionView> {
+  const clientId = requireClientId(input.clientId);
+  const { subscription } = await getSubscription(deps, { clientId, id: input.id });
+  const limit = 10_000;
+  for (let step = 0; step < limit; step += 1) {
+    const [due] = await subscriptionStore.dueCycles(deps.pool, clientId, subscription.id, input.to);
+    if (!due) break;
+    const before = `${due.id}:${due.attempts.length}:${due.status}`;
+    await billCycle(deps, { clientId, cycleId: due.id, asOf: due.nextAttemptAt! });
+    const after = await subscriptionStore.findCycle(deps.pool, clientId, due.id);
+    if (after && `${after.id}:${after.attempts.length}:${after.status}` === before) {
+      throw errors.conflict('A cycle of this subscription is being billed right now; try again in a moment', 'cycle_in_progress');
+    }
+  }
+  return getSubscription(deps, { clientId, id: subscription.id });
+}

@@ -1,0 +1,25 @@
+import type { Clock, Logger, Pool } from '@platform/kit';
+import type { CardStore } from '../../store/cardStore';
+import type { MerchantStore } from '../../store/merchantStore';
+import type { ChargeDeps } from '../charges/deps';
+import type { CustomerDirectory } from '../customerDirectory';
+import type { SellerDirectory } from '../sellerDirectory';
+import type { SubscriptionSettingsPort } from './settingsPort';
+
+/** What the subscriptions engine works with; service.ts builds the real ones. */
+export interface SubscriptionDeps {
+  pool: Pool;
+  log: Logger;
+  clock: Clock;
+  outbox?: { kick(): void };
+  merchants: Pick<MerchantStore, 'findMerchant'>;
+  cards: Pick<CardStore, 'findById'>;
+  customers: CustomerDirectory;
+  sellers: SellerDirectory;
+  settings: SubscriptionSettingsPort;
+  /** The charges of the cycles are made by the charge use case, as any other charge. */
+  charges: ChargeDeps;
+}
+
+/** The durable job that makes one attempt at a cycle, at its time. */
+export const BILL_CYCLE_JOB = 'subscriptions.bill_cycle';
