@@ -98,6 +98,7 @@ describe('GET /v1/openapi.json', () => {
       'post /v1/sellers/registration-reviews/{processId}/cancel',
       'post /v1/sellers/registration-reviews/{processId}/requested-fields',
       'post /v1/sellers/{id}/registration-reviews',
+      'post /v1/subscriptions/{id}/sandbox/advance',
     ]);
     for (const op of [paths['/v1/charges/{id}']!.post!, paths['/v1/charges/{id}/antifraud']!.patch!]) {
       expect(op.description).toMatch(/^Sandbox only|\n\nSandbox only/);

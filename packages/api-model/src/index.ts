@@ -14,3 +14,4 @@ export * from './public/session';
 export * from './public/seller';
 export * from './public/registrationReview';
 export * from './public/payouts';
+export * from './public/subscription';
