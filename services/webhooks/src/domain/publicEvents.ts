@@ -1,4 +1,11 @@
-import { ALL_EVENTS, CHARGE_STATUSES, CUSTOMER_EVENT_TYPES as CUSTOMER, SESSION_EVENT_TYPES as SESSION, SETTINGS_EVENT_TYPES as SETTINGS } from '@platform/api-model';
+import {
+  ALL_EVENTS,
+  CHARGE_STATUSES,
+  CUSTOMER_EVENT_TYPES as CUSTOMER,
+  SESSION_EVENT_TYPES as SESSION,
+  SETTINGS_EVENT_TYPES as SETTINGS,
+  SUBSCRIPTION_EVENT_TYPES as SUBSCRIPTION,
+} from '@platform/api-model';
 import type { DomainEvent } from '@platform/kit';
 
 /**
@@ -50,6 +57,13 @@ const ENTITY_EVENTS: Record<string, PublicEventKind> = {
   ),
   ...Object.fromEntries(['created', 'paid', 'failed'].map((what) => [`payouts.payment_batch.${what}`, { object: 'payment_batch', event: `payment_batch.${what}` }])),
   ...Object.fromEntries(['created', 'committed'].map((what) => [`payouts.prepayment.${what}`, { object: 'prepayment', event: `prepayment.${what}` }])),
+  // subscriptions.subscription.<what> is delivered as subscription.<what>; the cycle events carry the cycle.
+  ...Object.fromEntries(
+    Object.values(SUBSCRIPTION).map((subject) => [
+      subject,
+      { object: /\.cycle_(paid|failed)$/.test(subject) ? 'subscription_cycle' : 'subscription', event: subject.replace(/^subscriptions\./, '') },
+    ]),
+  ),
 };
 
 const CATALOGUE: Record<string, PublicEventKind> = {

@@ -46,21 +46,42 @@ describe('the public event catalogue', () => {
     ['payouts.payment_batch.paid', 'payment_batch', 'payment_batch.paid'],
     ['payouts.payment_batch.failed', 'payment_batch', 'payment_batch.failed'],
     ['payouts.prepayment.committed', 'prepayment', 'prepayment.committed'],
+    ['subscriptions.subscription.created', 'subscription', 'subscription.created'],
+    ['subscriptions.subscription.cycle_failed', 'subscription_cycle', 'subscription.cycle_failed'],
   ])('maps %s to object %s, event %s', (subject, object, event) => {
     expect(publicKindOf(subject)).toEqual({ object, event });
   });
 
+  it('maps every subscription event to event subscription.<what>, of object subscription or, for a cycle event, subscription_cycle', () => {
+    const whats = ['created', 'updated', 'trialing', 'activated', 'paused', 'resumed', 'canceled', 'expired', 'unpaid', 'cycle_paid', 'cycle_failed'];
+    for (const what of whats) {
+      const object = what.startsWith('cycle_') ? 'subscription_cycle' : 'subscription';
+      expect(publicKindOf(`subscriptions.subscription.${what}`)).toEqual({ object, event: `subscription.${what}` });
+      expect(isPublicEventName(`subscription.${what}`)).toBe(true);
+    }
+    expect(PUBLIC_EVENT_NAMES.filter((name) => name.startsWith('subscription.'))).toEqual(whats.map((what) => `subscription.${what}`));
+  });
+
   it('keeps the webhooks context and unknown subjects internal', () => {
-    for (const subject of ['webhooks.webhook.created', 'webhooks.webhook.updated', 'webhooks.webhook.deleted', 'payments.charge.unknown', 'sessions.session.unknown', 'toString', '__proto__']) {
+    for (const subject of [
+      'webhooks.webhook.created',
+      'webhooks.webhook.updated',
+      'webhooks.webhook.deleted',
+      'payments.charge.unknown',
+      'sessions.session.unknown',
+      'subscriptions.subscription.unknown',
+      'toString',
+      '__proto__',
+    ]) {
       expect(publicKindOf(subject)).toBeNull();
     }
   });
 
   it('accepts "*" and every catalogue name for a registration, and nothing else', () => {
-    expect(PUBLIC_EVENT_NAMES).toHaveLength(49);
+    expect(PUBLIC_EVENT_NAMES).toHaveLength(60);
     expect(new Set(PUBLIC_EVENT_NAMES).size).toBe(PUBLIC_EVENT_NAMES.length);
     for (const name of ['*', 'authorized', 'customer.created', 'card.created']) expect(isPublicEventName(name)).toBe(true);
-    for (const name of ['', 'charge.authorized', 'payments.charge.authorized', 'webhook.created', 'customer.*']) expect(isPublicEventName(name)).toBe(false);
+    for (const name of ['', 'charge.authorized', 'payments.charge.authorized', 'webhook.created', 'customer.*', 'subscription.*', 'subscriptions.subscription.created']) expect(isPublicEventName(name)).toBe(false);
   });
 
   it('builds the body with the domain event id, its time, the object, the event and the webhook version', () => {
