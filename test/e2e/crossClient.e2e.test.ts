@@ -14,7 +14,7 @@ import { apiClient, createClient, naturalPerson, startTestPlatform, type ApiResp
  */
 
 type Json = Record<string, unknown>;
-type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery' | 'session' | 'seller' | 'review' | 'plan' | 'batch' | 'order' | 'prepayment';
+type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery' | 'session' | 'seller' | 'review' | 'plan' | 'batch' | 'order' | 'prepayment' | 'subscription' | 'cycle';
 type Ids = Partial<Record<Kind, string>>;
 
 interface Parameter {
@@ -61,6 +61,8 @@ const RESOURCE_OF_SEGMENT: Record<string, Kind> = {
   'payment-batches': 'batch',
   orders: 'order',
   prepayment: 'prepayment',
+  subscriptions: 'subscription',
+  cycles: 'cycle',
 };
 /** Id fields whose name is not their resource's: `processId` names a registration review. */
 const RESOURCE_OF_NAME: Record<string, Kind> = { process: 'review', paymentbatch: 'batch' };
@@ -69,7 +71,7 @@ const RESOURCE_OF_NAME: Record<string, Kind> = { process: 'review', paymentbatch
  * a seller's sales plan at the provider (the provider's own identifier).
  */
 const CLIENT_REFERENCES = new Set(['orderId', 'salesPlanId']);
-const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery', 'session', 'seller', 'review', 'plan', 'batch', 'order', 'prepayment'];
+const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery', 'session', 'seller', 'review', 'plan', 'batch', 'order', 'prepayment', 'subscription', 'cycle'];
 
 function kindOfName(name: string, path?: string): Kind[] {
   if (name === 'id' && path) {
@@ -167,6 +169,17 @@ describe('cross-client access: nothing of one client is reachable by another', (
     const settled = await created(who, 'POST', '/v1/payouts/sandbox/advance', { date: '2099-12-31' });
     ids.batch = (settled.batches as Json[])[0]!.id as string;
     ids.order = ((await created(who, 'GET', `/v1/payouts/payment-batches/${ids.batch}/orders`)).items as Json[])[0]!.id as string;
+    ids.subscription = (
+      await created(who, 'POST', '/v1/subscriptions', {
+        name: 'Own subscription',
+        merchantId: ids.merchant,
+        customerId: ids.customer,
+        items: [{ name: 'Beans', amount: 1000, quantity: 1 }],
+        recurrence: { interval: 'monthly', startAt: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+        paymentMethod: { type: 'credit', card: { cardId: ids.card } },
+      })
+    ).id as string;
+    ids.cycle = ((await created(who, 'GET', `/v1/subscriptions/${ids.subscription}/cycles`)).items as Json[])[0]!.id as string;
   }
 
   /** What B's resources look like to B. */
@@ -196,6 +209,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
       order: await get(`/v1/payouts/orders/${bIds.order}`),
       prepayment: await get(`/v1/subacquirer/prepayment/${bIds.prepayment}`),
       balance: await get(`/v1/payouts/balance?sellerId=${bIds.seller}`),
+      subscription: await get(`/v1/subscriptions/${bIds.subscription}`),
+      cycles: await get(`/v1/subscriptions/${bIds.subscription}/cycles`),
     };
   }
 
