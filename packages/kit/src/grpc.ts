@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import {
   Metadata,
   Server,
   ServerCredentials,
   credentials,
   type CallOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
   type sendUnaryData,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
@@ -27,10 +30,15 @@ export interface UnaryMethod<Req, Res> {
   responseDeserialize(value: Buffer): Res;
 }
 
+/** A method whose answer is a stream of messages (a file read in chunks, say). */
+export interface ServerStreamMethod<Req, Res> extends Omit<UnaryMethod<Req, Res>, 'responseStream'> {
+  responseStream: true;
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ServiceDefinition = Record<string, UnaryMethod<any, any>>;
-type RequestOf<M> = M extends UnaryMethod<infer Req, unknown> ? Req : never;
-type ResponseOf<M> = M extends UnaryMethod<unknown, infer Res> ? Res : never;
+export type ServiceDefinition = Record<string, UnaryMethod<any, any> | ServerStreamMethod<any, any>>;
+type RequestOf<M> = M extends { requestDeserialize(value: Buffer): infer Req } ? Req : never;
+type ResponseOf<M> = M extends { responseDeserialize(value: Buffer): infer Res } ? Res : never;
 
 export const METADATA = {
   idempotencyKey: 'x-idempotency-key',
@@ -46,7 +54,11 @@ export interface CallContext {
 }
 
 export type Handler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
-export type Handlers<S extends ServiceDefinition> = { [K in keyof S]: Handler<RequestOf<S[K]>, ResponseOf<S[K]>> };
+/** A streaming handler yields its messages; the stream ends when it returns, and fails with what it throws. */
+export type StreamHandler<Req, Res> = (request: Req, context: CallContext) => AsyncIterable<Res>;
+export type Handlers<S extends ServiceDefinition> = {
+  [K in keyof S]: S[K] extends { responseStream: true } ? StreamHandler<RequestOf<S[K]>, ResponseOf<S[K]>> : Handler<RequestOf<S[K]>, ResponseOf<S[K]>>;
+};
 
 function firstString(metadata: Metadata, key: string): string | undefined {
   const value = metadata.get(key)[0];
@@ -67,6 +79,22 @@ export function toAppError(error: unknown, log: Logger): AppError {
 }
 
 /**
+ * Writes what a streaming handler yields, waiting whenever the client is slower than the handler (memory stays
+ * flat), and stops reading when the client goes away. A failure before or during the stream is the call's status.
+ */
+async function streamTo(call: ServerWritableStream<unknown, unknown>, messages: AsyncIterable<unknown>, context: CallContext): Promise<void> {
+  try {
+    for await (const message of messages) {
+      if (call.cancelled) return;
+      if (!call.write(message)) await Promise.race([once(call, 'drain'), once(call, 'cancelled')]);
+    }
+    call.end();
+  } catch (error) {
+    call.emit('error', toGrpcError(toAppError(error, context.log)));
+  }
+}
+
+/**
  * Adapts `async (request, context) => response` handlers to grpc-js. Errors are encoded once, here:
  * the kind travels as the gRPC status and the full detail in trailing metadata.
  */
@@ -75,15 +103,20 @@ export function implement<S extends ServiceDefinition>(definition: S, handlers: 
   for (const name of Object.keys(definition) as Array<keyof S & string>) {
     const handler = handlers[name];
     const method = definition[name]!;
-    implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const requestId = firstString(call.metadata, METADATA.requestId) ?? randomUUID();
-      const context: CallContext = {
-        requestId,
-        idempotencyKey: firstString(call.metadata, METADATA.idempotencyKey),
-        metadata: call.metadata,
-        log: log.child({ requestId, rpc: method.path }),
+    const contextOf = (metadata: Metadata): CallContext => {
+      const requestId = firstString(metadata, METADATA.requestId) ?? randomUUID();
+      return { requestId, idempotencyKey: firstString(metadata, METADATA.idempotencyKey), metadata, log: log.child({ requestId, rpc: method.path }) };
+    };
+    if (method.responseStream) {
+      implementation[name] = (call: ServerWritableStream<unknown, unknown>) => {
+        const context = contextOf(call.metadata);
+        void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context);
       };
-      handler(call.request as RequestOf<S[typeof name]>, context).then(
+      continue;
+    }
+    implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const context = contextOf(call.metadata);
+      (handler as Handler<unknown, unknown>)(call.request as RequestOf<S[typeof name]>, context).then(
         (response) => callback(null, response),
         (error: unknown) => {
           const appError = toAppError(error, context.log);
@@ -161,10 +194,31 @@ type UnaryClientMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** A generated grpc-js client with each unary method as `(request, meta?) => Promise<response>`. */
+type StreamClientMethod<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>) => ClientReadableStream<Res>;
+
+/**
+ * A generated grpc-js client with each unary method as `(request, meta?) => Promise<response>`, and each streaming
+ * one as `(request, meta?) => AsyncIterable<message>`.
+ */
 export type PromiseClient<S extends ServiceDefinition> = {
-  [K in keyof S]: (request: RequestOf<S[K]>, meta?: CallMeta) => Promise<ResponseOf<S[K]>>;
+  [K in keyof S]: S[K] extends { responseStream: true }
+    ? (request: RequestOf<S[K]>, meta?: CallMeta) => AsyncIterable<ResponseOf<S[K]>>
+    : (request: RequestOf<S[K]>, meta?: CallMeta) => Promise<ResponseOf<S[K]>>;
 } & { close(): void };
+
+/** How long a stream may take (a large file): far longer than a single answer. */
+const STREAM_DEADLINE_MS = 30 * 60_000;
+
+/** The messages of a stream; its failure is the AppError the service raised. */
+async function* messagesOf<T>(stream: ClientReadableStream<T>): AsyncGenerator<T> {
+  try {
+    for await (const message of stream) yield message as T;
+  } catch (error) {
+    throw fromGrpcError(error as ServiceError);
+  } finally {
+    stream.cancel();
+  }
+}
 
 interface GeneratedClient {
   close(): void;
@@ -188,14 +242,24 @@ export function createPromiseClient<S extends ServiceDefinition>(
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   }) as unknown as Record<string, UnaryClientMethod<unknown, unknown>> & GeneratedClient;
   const wrapped: Record<string, unknown> = { close: () => client.close() };
+  const metadataOf = (meta: CallMeta) => {
+    const metadata = new Metadata();
+    if (meta.requestId) metadata.set(METADATA.requestId, meta.requestId);
+    if (meta.idempotencyKey) metadata.set(METADATA.idempotencyKey, meta.idempotencyKey);
+    return metadata;
+  };
   for (const name of Object.keys(definition)) {
     const method = client[name];
     if (typeof method !== 'function') continue;
+    if (definition[name]!.responseStream) {
+      const stream = method as unknown as StreamClientMethod<unknown, unknown>;
+      wrapped[name] = (request: unknown, meta: CallMeta = {}) =>
+        messagesOf(stream.call(client, request, metadataOf(meta), { deadline: Date.now() + (meta.deadlineMs ?? STREAM_DEADLINE_MS) }));
+      continue;
+    }
     wrapped[name] = (request: unknown, meta: CallMeta = {}) =>
       new Promise((resolve, reject) => {
-        const metadata = new Metadata();
-        if (meta.requestId) metadata.set(METADATA.requestId, meta.requestId);
-        if (meta.idempotencyKey) metadata.set(METADATA.idempotencyKey, meta.idempotencyKey);
+        const metadata = metadataOf(meta);
         const deadlineMs = meta.deadlineMs ?? defaults.deadlineMs ?? 15_000;
         method.call(client, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
           error ? reject(fromGrpcError(error)) : resolve(response),
