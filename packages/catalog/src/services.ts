@@ -43,7 +43,7 @@ export const SERVICES = [
     database: 'payments',
     grpcService: 'payments.v1.PaymentsService',
     addressEnv: 'PAYMENTS_GRPC_URL',
-    scopes: ['merchants', 'providers', 'flows', 'cards', 'charges', 'tokens'],
+    scopes: ['merchants', 'providers', 'flows', 'cards', 'charges', 'tokens', 'reports', 'receipts'],
     secrets: [
       {
         env: 'CARD_ENCRYPTION_KEY',

@@ -8,6 +8,9 @@ import { createSellersDirectory, type SellerDirectory } from './app/sellerDirect
 import { subscriptionJobs } from './app/subscriptionJobs';
 import type { SubscriptionDeps } from './app/subscriptions/deps';
 import { createSubscriptionSettingsPort, type SubscriptionSettingsPort } from './app/subscriptions/settingsPort';
+import { createClientDirectory } from './app/receipts/clientDirectory';
+import type { ClientDirectory, ReceiptDeps } from './app/receipts/deps';
+import { BUILD_REPORT_JOB, buildReport, type ReportDeps } from './app/reports/reports';
 import type { MerchantContext } from './app/merchants/context';
 import { createMerchantDirectory } from './app/merchants/merchantDirectory';
 import { createCardSource, createVaultLookup } from './app/vault/cardSource';
@@ -18,6 +21,8 @@ import type { PaymentsDeps } from './deps';
 import { chargeAnswers } from './grpc/chargeMessages';
 import { createChargeHandlers } from './grpc/chargeHandlers';
 import { createMerchantHandlers } from './grpc/merchantHandlers';
+import { createReceiptHandlers } from './grpc/receiptHandlers';
+import { createReportHandlers } from './grpc/reportHandlers';
 import { createSubscriptionHandlers } from './grpc/subscriptionHandlers';
 import { merchantAnswers } from './grpc/merchantMessages';
 import { createVaultHandlers } from './grpc/vaultHandlers';
@@ -32,7 +37,16 @@ import { Vault } from './vault/crypto';
 
 /** The only place the service's real dependencies are built; use cases and handlers receive them. */
 export function definePaymentsService(
-  options: { clock?: Clock; providers?: ProviderRegistry; customers?: CustomerDirectory; sellers?: SellerDirectory; subscriptionSettings?: SubscriptionSettingsPort } = {},
+  options: {
+    clock?: Clock;
+    providers?: ProviderRegistry;
+    customers?: CustomerDirectory;
+    sellers?: SellerDirectory;
+    subscriptionSettings?: SubscriptionSettingsPort;
+    clients?: ClientDirectory;
+    /** Rows per report page (the product's 100,000 unless a test asks for fewer). */
+    reportPageRows?: number;
+  } = {},
 ): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
     name: 'payments',
@@ -59,9 +73,10 @@ export function definePaymentsService(
         ? undefined
         : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
       const sellerDirectory = options.sellers ?? createSellersDirectory(sellersClient!);
-      const settingsClient = options.subscriptionSettings
-        ? undefined
-        : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
+      const settingsClient =
+        options.subscriptionSettings && options.clients
+          ? undefined
+          : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
       const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, answers: merchantAnswers };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants, answers: vaultAnswers };
       const chargeDeps: ChargeDeps = {
@@ -91,6 +106,8 @@ export function definePaymentsService(
         settings: options.subscriptionSettings ?? createSubscriptionSettingsPort(settingsClient!),
         charges: chargeDeps,
       };
+      const reportDeps: ReportDeps = { pool, log, clock, merchants: stores.merchants, ...(options.reportPageRows ? { pageRows: options.reportPageRows } : {}) };
+      const receiptDeps: ReceiptDeps = { pool, log, clock, charges: stores.charges, merchants: stores.merchants, clients: options.clients ?? createClientDirectory(settingsClient!) };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(
         definition,
@@ -99,13 +116,20 @@ export function definePaymentsService(
           ...createVaultHandlers(vaultContext),
           ...createChargeHandlers(chargeDeps),
           ...createSubscriptionHandlers(subscriptionDeps),
+          ...createReportHandlers(reportDeps),
+          ...createReceiptHandlers(receiptDeps),
         },
         log,
       );
       const jobs = new JobRunner({
         pool,
         log,
-        handlers: { ...vaultJobs(deps), ...chargeJobs(chargeDeps), ...subscriptionJobs(subscriptionDeps) },
+        handlers: {
+          ...vaultJobs(deps),
+          ...chargeJobs(chargeDeps),
+          ...subscriptionJobs(subscriptionDeps),
+          [BUILD_REPORT_JOB]: async (job) => buildReport(reportDeps, job.payload as { clientId: string; reportId: string }),
+        },
         cron: [...vaultCron, ...chargeCron],
       });
       await jobs.start();

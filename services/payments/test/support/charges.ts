@@ -5,6 +5,7 @@ import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
+import { FakeClientDirectory } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { cardNumberEnding } from './cards';
 import { outboxOf, type OutboxEvent } from './fixtures';
@@ -35,12 +36,22 @@ export interface RunningCharges {
  * The real payments service in-process on a free port, on a fresh database, called through the generated client.
  * `env` overrides its configuration (pool size, provider timeout); `customers` is the directory it asks about customers.
  */
-export async function startCharges(env: Record<string, string> = {}, options: { customers?: FakeCustomers; sellers?: FakeSellers } = {}): Promise<RunningCharges> {
+export async function startCharges(
+  env: Record<string, string> = {},
+  options: { customers?: FakeCustomers; sellers?: FakeSellers; reportPageRows?: number } = {},
+): Promise<RunningCharges> {
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
   const sellers = options.sellers ?? new FakeSellers();
   const subscriptionSettings = new FakeSubscriptionSettings();
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings }), {
+  const { service, address } = await startServiceForTest(definePaymentsService({
+      clock,
+      customers,
+      sellers,
+      subscriptionSettings,
+      clients: new FakeClientDirectory(),
+      ...(options.reportPageRows ? { reportPageRows: options.reportPageRows } : {}),
+    }), {
     env: {
       CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),

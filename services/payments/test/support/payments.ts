@@ -10,6 +10,7 @@ import type { PaymentsDeps } from '../../src/deps';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
+import { FakeClientDirectory } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { createCardStore } from '../../src/store/cardStore';
 import { createMerchantStore } from '../../src/store/merchantStore';
@@ -45,7 +46,7 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
     SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
     SETTINGS_GRPC_URL: '127.0.0.1:1',
   };
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings: new FakeSubscriptionSettings() }), { env });
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings: new FakeSubscriptionSettings(), clients: new FakeClientDirectory() }), { env });
   const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, address);
   const config = paymentsConfig.parse(env);
   const deps: PaymentsDeps = {

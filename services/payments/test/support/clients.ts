@@ -1,0 +1,13 @@
+import type { ClientDirectory } from '../../src/app/receipts/deps';
+
+/** Client names as settings would answer them, in memory; every question is kept. */
+export class FakeClientDirectory implements ClientDirectory {
+  static readonly DEFAULT_NAME = 'Comércio Exemplo Ltda';
+  readonly names = new Map<string, string>();
+  readonly asked: string[] = [];
+
+  async clientName(clientId: string): Promise<string> {
+    this.asked.push(clientId);
+    return this.names.get(clientId) ?? FakeClientDirectory.DEFAULT_NAME;
+  }
+}
