@@ -27,6 +27,8 @@ import { webhookRoutes } from './routes/webhooks/routes';
 import { sessionKeyChecker, sessionsRoutes } from './routes/sessions/routes';
 import { sellerRoutes } from './routes/sellers/routes';
 import { payoutsAndPrepaymentRoutes } from './routes/payouts-and-prepayment/routes';
+import { receiptRoutes } from './routes/receipts/routes';
+import { reportRoutes } from './routes/reports/routes';
 // `npm run new-service` adds the import of a new service's routes above this line.
 
 export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
@@ -60,6 +62,8 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...sessionsRoutes({ sessions: clients.sessions, settings: clients.settings, publicUrl: config.PUBLIC_URL }),
     ...sellerRoutes(clients),
     ...payoutsAndPrepaymentRoutes(clients),
+    ...reportRoutes(clients),
+    ...receiptRoutes({ payments: clients.payments, publicUrl: config.PUBLIC_URL }),
     // `npm run new-service` adds a new service's routes above this line.
   ];
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });

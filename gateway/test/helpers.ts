@@ -12,7 +12,7 @@ export interface RecordedCall {
   meta: CallMeta | undefined;
 }
 
-type Impl = Record<string, (request: never, meta?: CallMeta) => Promise<unknown>>;
+type Impl = Record<string, (request: never, meta?: CallMeta) => Promise<unknown> | AsyncIterable<unknown>>;
 
 /** A client whose methods are the given functions; every call is recorded, and an unfaked method fails loudly. */
 export function fakeClient<T>(impl: Impl): { client: T; calls: RecordedCall[]; impl: Impl } {
@@ -23,10 +23,11 @@ export function fakeClient<T>(impl: Impl): { client: T; calls: RecordedCall[]; i
       get: (_target, name) => {
         if (name === 'close') return () => undefined;
         if (name === 'then' || typeof name !== 'string') return undefined;
-        return async (request: Record<string, unknown>, meta?: CallMeta) => {
+        // What the fake answers is passed on as it is: a promise for a unary method, an async iterable for a stream.
+        return (request: Record<string, unknown>, meta?: CallMeta) => {
           calls.push({ method: name, request, meta });
           const fn = impl[name];
-          if (!fn) throw new Error(`${name} is not faked`);
+          if (!fn) return Promise.reject(new Error(`${name} is not faked`));
           return fn(request as never, meta);
         };
       },

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { z } from '../openapi/zod';
@@ -39,7 +40,8 @@ export class WithStatus<T> {
 
 export interface BinaryBody {
   contentType: string;
-  data: Buffer;
+  /** The bytes, or a stream of them (a large file read in chunks): written as they come, never held whole. */
+  data: Buffer | AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
 }
 
@@ -193,14 +195,37 @@ function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | 
   }
 }
 
-function send(res: Response, response: ResponseSpec, result: unknown): void {
+/**
+ * Writes a stream of chunks, waiting whenever the client reads slower than the source (memory stays flat). The first
+ * chunk is read before anything is sent, so a failure to start (an unknown report, say) still answers the error
+ * envelope; a failure later can only cut the answer short.
+ */
+async function sendStream(res: Response, status: number, binary: BinaryBody & { data: AsyncIterable<Uint8Array> }): Promise<void> {
+  const chunks = binary.data[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  res.status(status).set(binary.headers ?? {}).type(binary.contentType);
+  try {
+    for (let next = first; !next.done; next = await chunks.next()) {
+      if (res.destroyed) break;
+      if (!res.write(next.value)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch (error) {
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  } finally {
+    await chunks.return?.();
+  }
+}
+
+async function send(res: Response, response: ResponseSpec, result: unknown): Promise<void> {
   if (response.status === 204) {
     res.status(204).end();
     return;
   }
   if ('binary' in response) {
     const binary = result as BinaryBody;
-    res.status(response.status).set(binary.headers ?? {}).type(binary.contentType).send(binary.data);
+    if (Buffer.isBuffer(binary.data)) res.status(response.status).set(binary.headers ?? {}).type(binary.contentType).send(binary.data);
+    else await sendStream(res, response.status, binary as BinaryBody & { data: AsyncIterable<Uint8Array> });
     return;
   }
   if (result instanceof WithStatus) res.status(result.status).json(result.body);
@@ -237,7 +262,7 @@ function handlerOf(route: RouteDefinition): RequestHandler {
       // Checked again here: grpc-js throws on a metadata value it cannot send, and that must never be a 500.
       call: { requestId: req.requestId, idempotencyKey: idempotencyKey !== undefined && IDEMPOTENCY_KEY.test(idempotencyKey) ? idempotencyKey : undefined },
     };
-    send(res, route.response, await route.handler(context));
+    await send(res, route.response, await route.handler(context));
   };
 }
 

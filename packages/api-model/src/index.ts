@@ -15,3 +15,5 @@ export * from './public/seller';
 export * from './public/registrationReview';
 export * from './public/payouts';
 export * from './public/subscription';
+export * from './public/receipt';
+export * from './public/report';
