@@ -14,7 +14,7 @@ import { apiClient, createClient, naturalPerson, startTestPlatform, type ApiResp
  */
 
 type Json = Record<string, unknown>;
-type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery' | 'session' | 'seller' | 'review' | 'plan' | 'batch' | 'order' | 'prepayment' | 'subscription' | 'cycle';
+type Kind = 'merchant' | 'provider' | 'customer' | 'card' | 'token' | 'charge' | 'flow' | 'webhook' | 'delivery' | 'session' | 'seller' | 'review' | 'plan' | 'batch' | 'order' | 'prepayment' | 'subscription' | 'cycle' | 'report' | 'receipt';
 type Ids = Partial<Record<Kind, string>>;
 
 interface Parameter {
@@ -63,6 +63,8 @@ const RESOURCE_OF_SEGMENT: Record<string, Kind> = {
   prepayment: 'prepayment',
   subscriptions: 'subscription',
   cycles: 'cycle',
+  reports: 'report',
+  receipts: 'receipt',
 };
 /** Id fields whose name is not their resource's: `processId` names a registration review. */
 const RESOURCE_OF_NAME: Record<string, Kind> = { process: 'review', paymentbatch: 'batch' };
@@ -71,7 +73,7 @@ const RESOURCE_OF_NAME: Record<string, Kind> = { process: 'review', paymentbatch
  * a seller's sales plan at the provider (the provider's own identifier).
  */
 const CLIENT_REFERENCES = new Set(['orderId', 'salesPlanId']);
-const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery', 'session', 'seller', 'review', 'plan', 'batch', 'order', 'prepayment', 'subscription', 'cycle'];
+const ALL_KINDS: Kind[] = ['merchant', 'provider', 'customer', 'card', 'token', 'charge', 'flow', 'webhook', 'delivery', 'session', 'seller', 'review', 'plan', 'batch', 'order', 'prepayment', 'subscription', 'cycle', 'report', 'receipt'];
 
 function kindOfName(name: string, path?: string): Kind[] {
   if (name === 'id' && path) {
@@ -180,6 +182,19 @@ describe('cross-client access: nothing of one client is reachable by another', (
       })
     ).id as string;
     ids.cycle = ((await created(who, 'GET', `/v1/subscriptions/${ids.subscription}/cycles`)).items as Json[])[0]!.id as string;
+    ids.report = (await created(who, 'POST', '/v1/reports', { type: 'transactions' })).id as string;
+    // A charge voided before capture has a cancellation letter.
+    const voided = (
+      await created(who, 'POST', '/v1/charges', {
+        merchantId: ids.merchant,
+        amount: 2500,
+        capture: false,
+        paymentMethod: { paymentType: 'credit', installments: 1 },
+        paymentSource: { sourceType: 'card', card: inlineCard() },
+      })
+    ).id as string;
+    await created(who, 'POST', `/v1/charges/${voided}/void`, {});
+    ids.receipt = (await created(who, 'POST', '/v1/receipts', { chargeId: voided, type: 'cancellation_letter' })).id as string;
   }
 
   /** What B's resources look like to B. */
@@ -210,6 +225,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
       prepayment: await get(`/v1/subacquirer/prepayment/${bIds.prepayment}`),
       balance: await get(`/v1/payouts/balance?sellerId=${bIds.seller}`),
       subscription: await get(`/v1/subscriptions/${bIds.subscription}`),
+      report: await get(`/v1/reports/${bIds.report}`).then(({ status, body }) => ({ status, body: { ...(body as Json), status: null, pagesCount: null, rowCount: null, updatedAt: null } })),
+      receipt: await get(`/v1/receipts/${bIds.receipt}`),
       cycles: await get(`/v1/subscriptions/${bIds.subscription}/cycles`),
     };
   }
