@@ -8,6 +8,7 @@ import {
   RetentionPolicy,
   StorageType,
   type ConsumerMessages,
+  type JsMsg,
   type JetStreamClient,
   type NatsConnection,
 } from 'nats';
@@ -205,10 +206,14 @@ export interface ConsumerOptions {
   ackWaitMs?: number;
 }
 
+/** Events applied in one transaction at most. */
+const BATCH_EVENTS = 64;
+
 /**
  * A durable JetStream consumer that applies each event once: the handler runs in a transaction that also
  * records the event id, and the message is acknowledged only after that commit. A redelivered event whose id
- * is already recorded is acknowledged without running the handler again.
+ * is already recorded is acknowledged without running the handler again. Events that arrive together are applied
+ * together, in order, in one transaction (one commit for many); a failure in a batch applies its events one by one.
  */
 export async function startConsumer(options: ConsumerOptions): Promise<{ stop: () => Promise<void> }> {
   const { nc, pool, log, durable } = options;
@@ -232,34 +237,73 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
   let messages: ConsumerMessages | undefined;
   let stopped = false;
 
+  /** Applies one event in a transaction of its own; answers whether it was acknowledged. */
+  const applyOne = async (msg: JsMsg, event: DomainEvent): Promise<void> => {
+    try {
+      await withTransaction(pool, async (tx) => {
+        const fresh = await tx.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id', [durable, event.id]);
+        if (fresh.rowCount === 0) return;
+        await options.handle(event, tx);
+      });
+      msg.ack();
+    } catch (error) {
+      const delay = Math.min(60_000, 1000 * 2 ** Math.min(msg.info.redeliveryCount, 6));
+      log.warn({ err: error, eventId: event.id, type: event.type, delay }, 'event handling failed; redelivery scheduled');
+      msg.nak(delay);
+    }
+  };
+
+  /**
+   * Applies the events of a batch in order, in one transaction with one statement for their ids (one commit for many
+   * events); when any of them fails, the batch is rolled back and each event is applied on its own instead.
+   */
+  const applyBatch = async (batch: Array<{ msg: JsMsg; event: DomainEvent }>): Promise<void> => {
+    if (batch.length === 1) return applyOne(batch[0]!.msg, batch[0]!.event);
+    try {
+      await withTransaction(pool, async (tx) => {
+        const { rows } = await tx.query<{ event_id: string }>(
+          'INSERT INTO processed_events (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id',
+          [durable, batch.map((b) => b.event.id)],
+        );
+        const fresh = new Set(rows.map((r) => r.event_id));
+        for (const { event } of batch) if (fresh.has(event.id)) await options.handle(event, tx);
+      });
+      for (const { msg } of batch) msg.ack();
+    } catch {
+      for (const { msg, event } of batch) await applyOne(msg, event);
+    }
+  };
+
   const loop = (async () => {
     while (!stopped) {
       try {
-        messages = await consumer.consume({ max_messages: 64 });
-        for await (const msg of messages) {
-          let event: DomainEvent;
-          try {
-            event = JSON.parse(Buffer.from(msg.data).toString('utf8')) as DomainEvent;
-          } catch (error) {
-            log.error({ err: error, subject: msg.subject }, 'malformed event dropped');
-            msg.term();
-            continue;
+        messages = await consumer.consume({ max_messages: 256 });
+        const incoming = messages[Symbol.asyncIterator]();
+        let waiting: Promise<IteratorResult<JsMsg>> | undefined;
+        const next = () => (waiting ??= incoming.next());
+        for (;;) {
+          const first = await next();
+          waiting = undefined;
+          if (first.done) break;
+          // The first message, then every one already here (they arrive within the same tick), up to a batch.
+          const arrived: JsMsg[] = [first.value];
+          while (arrived.length < BATCH_EVENTS) {
+            const more = await Promise.race([next(), new Promise<'later'>((resolve) => setImmediate(() => resolve('later')))]);
+            if (more === 'later') break;
+            waiting = undefined;
+            if (more.done) break;
+            arrived.push(more.value);
           }
-          try {
-            await withTransaction(pool, async (tx) => {
-              const fresh = await tx.query(
-                'INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id',
-                [durable, event.id],
-              );
-              if (fresh.rowCount === 0) return;
-              await options.handle(event, tx);
-            });
-            msg.ack();
-          } catch (error) {
-            const delay = Math.min(60_000, 1000 * 2 ** Math.min(msg.info.redeliveryCount, 6));
-            log.warn({ err: error, eventId: event.id, type: event.type, delay }, 'event handling failed; redelivery scheduled');
-            msg.nak(delay);
+          const batch: Array<{ msg: JsMsg; event: DomainEvent }> = [];
+          for (const msg of arrived) {
+            try {
+              batch.push({ msg, event: JSON.parse(Buffer.from(msg.data).toString('utf8')) as DomainEvent });
+            } catch (error) {
+              log.error({ err: error, subject: msg.subject }, 'malformed event dropped');
+              msg.term();
+            }
           }
+          if (batch.length > 0) await applyBatch(batch);
         }
       } catch (error) {
         if (stopped) break;

@@ -95,4 +95,47 @@ describe('outbox and consumers', () => {
       await consumer.stop();
     }
   });
+  async function applyTogether(poisoned: number | undefined): Promise<Array<{ n: number; tx: string }>> {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const subject = `payments.${entity}.captured`;
+    await pool.query('CREATE TABLE IF NOT EXISTS applied_batch (event_id UUID, n INT, tx BIGINT, at SERIAL)');
+    const js = nc.jetstream();
+    const events: DomainEvent[] = Array.from({ length: 40 }, (_, n) => ({ id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n } }));
+    for (const e of events) await js.publish(subject, Buffer.from(JSON.stringify(e)), { msgID: e.id });
+    let poisonLeft = 1;
+    const consumer = await startConsumer({
+      nc,
+      pool,
+      log: silentLog,
+      durable: `test_${entity}`,
+      filterSubject: subject,
+      handle: async (e, tx) => {
+        const n = (e.data as { n: number }).n;
+        await tx.query('INSERT INTO applied_batch (event_id, n, tx) VALUES ($1, $2, txid_current())', [e.id, n]);
+        if (n === poisoned && poisonLeft-- > 0) throw new Error('transient');
+      },
+    });
+    try {
+      for (let i = 0; i < 100; i++) {
+        const done = await pool.query('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1', [`test_${entity}`]);
+        if (done.rows[0].n === 40) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const { rows } = await pool.query<{ n: number; tx: string }>('SELECT n, tx FROM applied_batch WHERE event_id = ANY($1::uuid[]) ORDER BY at', [events.map((e) => e.id)]);
+      return rows;
+    } finally {
+      await consumer.stop();
+    }
+  }
+
+  it('applies events that arrive together in one transaction, once each and in order', async () => {
+    const rows = await applyTogether(undefined);
+    expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(40);
+  });
+
+  it('rolls back a batch in which one event fails, then applies its events one by one: each once, in order', async () => {
+    const rows = await applyTogether(30);
+    expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+  });
 });
