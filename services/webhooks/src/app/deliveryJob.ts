@@ -1,5 +1,6 @@
 import { scheduleJob, withTransaction, type JobHandler, type JobOutcome, type Queryable } from '@platform/kit';
 import { outcomeOf } from '../domain/retrySchedule';
+import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import type { WebhookDeps } from './deps';
@@ -46,6 +47,21 @@ function payloadOf(raw: Record<string, unknown>): DeliverPayload {
  * what follows. A crash anywhere before the record leaves the job locked; it runs again once the job queue frees
  * the lock and sends the same body with the same event id.
  */
+/** Opened signing keys, by webhook and sealed key (a key that changes is another entry): opening one is costly. */
+const signingKeys = new Map<string, KeyObject>();
+const SIGNING_KEYS_KEPT = 1_000;
+
+function signingKeyOf(deps: Pick<WebhookDeps, 'sealer'>, webhookId: string, sealed: Buffer): KeyObject {
+  const cacheKey = `${webhookId}:${sealed.toString('base64')}`;
+  let key = signingKeys.get(cacheKey);
+  if (!key) {
+    key = privateKeyOf(deps.sealer.open(webhookId, sealed));
+    if (signingKeys.size >= SIGNING_KEYS_KEPT) signingKeys.clear();
+    signingKeys.set(cacheKey, key);
+  }
+  return key;
+}
+
 export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload): Promise<JobOutcome> {
   const target = await deps.deliveries.findTarget(deps.pool, payload.clientId, payload.deliveryId);
   if (!target || target.status !== 'pending' || target.round !== payload.round) return;
@@ -62,7 +78,7 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
     return;
   }
 
-  const privateKey = privateKeyOf(deps.sealer.open(target.webhook.id, target.webhook.sealedPrivateKey));
+  const privateKey = signingKeyOf(deps, target.webhook.id, target.webhook.sealedPrivateKey);
   const attemptedAt = deps.clock.now();
   const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, at: attemptedAt });
   const result = await deps.sender.send({ endpoint: target.webhook.endpoint, headers, body: target.body });

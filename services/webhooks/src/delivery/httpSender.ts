@@ -55,6 +55,28 @@ function pinnedLookup(target: LookupAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
+/**
+ * Keep-alive connections, one pool per endpoint origin and checked address: a connection is reused only for the
+ * name and the address it was opened to after the check, so pooling never bypasses the check (DNS rebinding).
+ */
+const agents = new Map<string, http.Agent>();
+const AGENTS_KEPT = 500;
+
+function agentFor(url: URL, target: LookupAddress): http.Agent {
+  const key = `${url.protocol}//${url.host}|${target.address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= AGENTS_KEPT) {
+      for (const old of agents.values()) old.destroy();
+      agents.clear();
+    }
+    const options = { keepAlive: true, maxSockets: 16, maxFreeSockets: 4, timeout: 30_000, lookup: pinnedLookup(target) };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal: AbortSignal): Promise<number> {
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -64,8 +86,7 @@ function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal:
         method: 'POST',
         headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)), 'user-agent': 'platform-webhooks/1' },
         lookup: pinnedLookup(target),
-        // A fresh connection per attempt: a pooled one may have been opened to an address checked for another name.
-        agent: false,
+        agent: agentFor(url, target),
         signal,
       },
       (res) => {
