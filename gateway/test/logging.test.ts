@@ -68,6 +68,43 @@ describe('access log', () => {
   });
 });
 
+describe('access log at a production level (warn)', () => {
+  function warnLogger(): CapturedLogger {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger({ name: 'gateway', level: 'warn', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    return { log, lines };
+  }
+
+  it('writes no line for an answer below 500', async () => {
+    const logger = warnLogger();
+    const gw = buildGateway({ logger, customers: { listCustomers: async () => emptyPage } });
+    expect((await request(gw.app).get('/v1/customers').set(auth())).status).toBe(200);
+    expect((await request(gw.app).post('/v1/customers').set(auth()).send({ email: 'bad' })).status).toBe(400);
+    expect(logger.lines).toEqual([]);
+  });
+
+  it('writes one access line for a 5xx, with method, path, status and client id, the key redacted', async () => {
+    const logger = warnLogger();
+    const gw = buildGateway({
+      logger,
+      customers: {
+        listCustomers: async () => {
+          throw new TypeError('boom');
+        },
+      },
+    });
+    const response = await request(gw.app).get('/v1/customers?email=ana@example.com').set(auth()).set('X-Request-Id', 'req-warn-1');
+    expect(response.status).toBe(500);
+    const access = logger.lines.filter((l) => l.msg === 'GET /v1/customers 500');
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({ level: 'error', requestId: 'req-warn-1', clientId: CLIENT_ID, req: { method: 'GET', path: '/v1/customers' }, res: { status: 500 } });
+    expect((access[0]!.req as { headers: Record<string, string> }).headers['x-api-key']).toBe('[REDACTED]');
+    const all = JSON.stringify(logger.lines);
+    expect(all).not.toContain(SECRET_KEY);
+    expect(all).not.toContain('ana@example.com');
+  });
+});
+
 describe('error log lines', () => {
   it('logs a 500 with the message, type and stack of what was thrown, and the logId the client got', async () => {
     const logger = kitLogger();

@@ -33,6 +33,7 @@ function headersOf(headers: Record<string, unknown>): Record<string, unknown> {
  * strings are never logged.
  */
 export function accessLog(log: Logger): RequestHandler {
+  if (!log.isLevelEnabled('info')) return failuresOnly(log);
   const middleware = pinoHttp({
     logger: log,
     genReqId: (req: IncomingMessage) => (req as Request).requestId,
@@ -60,4 +61,23 @@ export function accessLog(log: Logger): RequestHandler {
     },
   });
   return middleware as unknown as RequestHandler;
+}
+
+/**
+ * Below info (a production level), only answers of 5xx get a line: no per-request logger is made for the others,
+ * which keeps the cost of logging off the path of every request.
+ */
+function failuresOnly(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    res.once('finish', () => {
+      if (res.statusCode < 500) return;
+      const path = pathOf(req.originalUrl);
+      const clientId = req.client?.clientId;
+      log.error(
+        { requestId: req.requestId, req: { method: req.method, path, headers: headersOf(req.headers) }, res: { status: res.statusCode }, ...(clientId ? { clientId } : {}) },
+        `${req.method} ${path} ${res.statusCode}`,
+      );
+    });
+    next();
+  };
 }
