@@ -274,7 +274,8 @@ export function createMerchantStore(): MerchantStore {
 
     async findForCharge(db, clientId, merchantId, paymentMethod) {
       if (!isUuid(merchantId)) return null;
-      const merchant = await db.query<{
+      // One statement: a row per provider (one row with no provider when it has none), the merchant and flow on each.
+      const { rows } = await db.query<{
         id: string;
         client_id: string;
         mcc: string;
@@ -283,29 +284,34 @@ export function createMerchantStore(): MerchantStore {
         flow_id: string | null;
         flow_rules: FlowRule[] | null;
         flow_default_route: string[] | null;
+        provider: (Omit<ProviderRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string; credentials_encrypted: string }) | null;
       }>(
         `SELECT m.id, m.client_id, m.mcc, m.platform_fee_enabled, m.platform_fee_rules,
-           f.id AS flow_id, f.rules AS flow_rules, f.default_route AS flow_default_route
+           f.id AS flow_id, f.rules AS flow_rules, f.default_route AS flow_default_route,
+           CASE WHEN p.id IS NULL THEN NULL ELSE json_build_object(
+             'id', p.id, 'client_id', p.client_id, 'merchant_id', p.merchant_id, 'name', p.name, 'priority', p.priority,
+             'credentials_type', p.credentials_type, 'options', p.options, 'created_at', p.created_at, 'updated_at', p.updated_at,
+             'credentials_encrypted', encode(p.credentials_encrypted, 'base64')) END AS provider
          FROM merchants m
          LEFT JOIN flows f ON f.client_id = m.client_id AND f.merchant_id = m.id AND f.payment_method = $3
-         WHERE m.client_id = $1 AND m.id = $2 AND m.deleted_at IS NULL`,
+         LEFT JOIN providers p ON p.client_id = m.client_id AND p.merchant_id = m.id AND p.deleted_at IS NULL
+         WHERE m.client_id = $1 AND m.id = $2 AND m.deleted_at IS NULL
+         ORDER BY p.priority, p.seq`,
         [clientId, merchantId, paymentMethod],
       );
-      const row = merchant.rows[0];
+      const row = rows[0];
       if (!row) return null;
-      const providers = await db.query<ProviderRow & { credentials_encrypted: Buffer }>(
-        `SELECT ${PROVIDER_COLUMNS}, credentials_encrypted FROM providers
-         WHERE client_id = $1 AND merchant_id = $2 AND deleted_at IS NULL
-         ORDER BY priority, seq`,
-        [clientId, merchantId],
-      );
+      const providers = rows.flatMap((r) => (r.provider ? [r.provider] : []));
       return {
         id: row.id,
         clientId: row.client_id,
         mcc: row.mcc,
         platformFeeEnabled: row.platform_fee_enabled,
         platformFeeRules: row.platform_fee_rules ?? [],
-        providers: providers.rows.map((p) => ({ ...toProvider(p), credentialsSealed: p.credentials_encrypted })),
+        providers: providers.map((p) => ({
+          ...toProvider({ ...p, created_at: new Date(p.created_at), updated_at: new Date(p.updated_at) }),
+          credentialsSealed: Buffer.from(p.credentials_encrypted, 'base64'),
+        })),
         ...(row.flow_id ? { flow: { id: row.flow_id, rules: row.flow_rules ?? [], defaultRoute: row.flow_default_route ?? [] } } : {}),
       };
     },

@@ -186,7 +186,8 @@ async function decide(
 /**
  * Validates and claims the idempotency key; asks the customers service that the charge's customer, if it names
  * one, is the caller's (not_found otherwise), and sellers-and-reviews that the sellers of its split can receive
- * (422 `split_seller_*` otherwise); then, in a short transaction, loads the merchant and opens the card;
+ * (422 `split_seller_*` otherwise); then loads the merchant and opens the card (in a short transaction when a token is
+ * used up);
  * asks antifraud and the providers with no transaction open; and stores the charge, its transaction requests
  * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
  * failed); only a card that fails before any provider is asked answers 402.
@@ -203,7 +204,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         // provider is asked.
         if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
         await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
-        const opened = await withTransaction(deps.pool, async (tx) => {
+        const open = async (tx: Queryable) => {
           const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
           paymentProvidersOf(deps, merchant);
           const platformFee = platformFeeFor(merchant, {
@@ -219,7 +220,10 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
             ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source), { chargeId })
             : undefined;
           return { merchant, platformFee, chargeId, card };
-        });
+        };
+        // Only a token is written to (used up) while opening; otherwise the reads need no transaction of their own.
+        const usesToken = needsCard(input.paymentMethod.paymentType) && input.source.kind === 'token';
+        const opened = usesToken ? await withTransaction(deps.pool, open) : await open(deps.pool);
         const { merchant, platformFee, chargeId, card } = opened;
         const decision = await decide(deps, chargeId, clientId, input, merchant, card);
         const now = deps.clock.now();
