@@ -41,11 +41,12 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
   if (!data.providerType || !OWN_PROVIDERS.has(data.providerType)) return;
   const paymentType = data.paymentMethod?.paymentType ?? '';
   if (!isPaymentType(paymentType)) return;
-  let charge = await ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
+  const installments = paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1;
+  // A captured charge the ledger has not seen is taken in at once (the insert is the check); one it has is locked and read.
+  const taken = data.capturedAmount > 0 && (await ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt));
+  let charge = taken ? null : await ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
+  if (!taken && !charge) return;
   if (!charge) {
-    if (!(data.capturedAmount > 0)) return;
-    const installments = paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1;
-    if (!(await ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt))) return;
     const splitRules: SplitRuleInput[] = (data.splitRules ?? []).map((r) => ({ sellerId: r.sellerId.toLowerCase(), percentage: r.percentage ?? null, amount: r.amount ?? null }));
     const plans = new Map<string | null, Plan>();
     for (const receiver of [null, ...splitRules.map((r) => r.sellerId)]) {

@@ -104,19 +104,20 @@ export const ledgerStore = {
    */
   async post(db: Queryable, clientId: string, posting: Posting, at: Date): Promise<boolean> {
     assertBalanced(posting);
-    const id = randomUUID();
-    const inserted = await db.query(
-      'INSERT INTO postings (id, client_id, kind, reference, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (client_id, reference) DO NOTHING',
-      [id, clientId, posting.kind, posting.reference, at],
+    // One statement: the posting, and its entries only when the posting is new.
+    const { rows } = await db.query<{ posted: number }>(
+      `WITH posting AS (
+         INSERT INTO postings (id, client_id, kind, reference, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (client_id, reference) DO NOTHING RETURNING id
+       ), entries AS (
+         INSERT INTO ledger_entries (posting_id, client_id, account, amount, receivable_id, created_at)
+         SELECT posting.id, $2, line.account, line.amount, line.receivable_id, $5
+         FROM posting, jsonb_to_recordset($6::jsonb) AS line(account text, amount bigint, receivable_id uuid)
+       )
+       SELECT count(*)::int AS posted FROM posting`,
+      [randomUUID(), clientId, posting.kind, posting.reference, at, JSON.stringify(posting.lines.map((l) => ({ account: l.account, amount: l.amount, receivable_id: l.receivableId ?? null })))],
     );
-    if (inserted.rowCount === 0) return false;
-    await db.query(
-      `INSERT INTO ledger_entries (posting_id, client_id, account, amount, receivable_id, created_at)
-       SELECT $1, $2, line.account, line.amount, line.receivable_id, $3
-       FROM jsonb_to_recordset($4::jsonb) AS line(account text, amount bigint, receivable_id uuid)`,
-      [id, clientId, at, JSON.stringify(posting.lines.map((l) => ({ account: l.account, amount: l.amount, receivable_id: l.receivableId ?? null })))],
-    );
-    return true;
+    return rows[0]?.posted === 1;
   },
 
   /** What is owed to the holder of an account: −Σ of its entries. */
