@@ -21,6 +21,8 @@ export const webhooksConfig = z.object({
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: env.booleanString.default(false),
   /** How long a receiver may take to answer one attempt. */
   WEBHOOKS_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Attempts in flight at once on each replica; each holds a database connection only around its own queries. */
+  WEBHOOKS_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
   /** The durable JetStream consumer of the fan-out; one per database (tests give each instance its own). */
   WEBHOOKS_FANOUT_DURABLE: z
     .string()

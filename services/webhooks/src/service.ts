@@ -15,8 +15,6 @@ import { createWebhookStore } from './store/webhookStore';
  * time comes (a delivery due now is announced and starts at once).
  */
 const JOB_POLL_MS = 250;
-/** Attempts in flight at once on each replica; each holds a database connection only around its own queries. */
-const DELIVERY_CONCURRENCY = 5;
 
 /** `resolve` replaces DNS (tests give names that resolve to chosen addresses). */
 export function defineWebhooksService(options: { resolve?: Resolver } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
@@ -41,7 +39,7 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
         allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
         outbox,
       };
-      const jobs = new JobRunner({ pool, log, handlers: deliveryJobs(deps), pollMs: JOB_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
+      const jobs = new JobRunner({ pool, log, handlers: deliveryJobs(deps), pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
       const fanOut = await startConsumer({
         nc,
         pool,

@@ -86,20 +86,25 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
   const outcome = outcomeOf(result.statusCode, target.failures, deps.retrySchedule);
   const now = deps.clock.now();
   const nextAttemptAt = outcome.kind === 'retry' ? new Date(now.getTime() + outcome.delayMs) : null;
-  const settled = await withTransaction(deps.pool, async (tx) => {
-    await deps.deliveries.recordAttempt(tx, target.id, { attemptedAt, ...result });
-    const applied = await deps.deliveries.settle(tx, target.clientId, target.id, target.round, {
-      status: outcome.kind === 'succeeded' ? 'succeeded' : outcome.kind === 'retry' ? 'pending' : 'failed',
-      failures: outcome.kind === 'succeeded' ? target.failures : target.failures + 1,
-      nextAttemptAt,
-      at: now,
-    });
-    if (applied && outcome.kind === 'gone') {
-      const disabled = await deps.webhooks.disable(tx, target.clientId, target.webhook.id, now);
-      if (disabled) await recordWebhookEvent(tx, WEBHOOK_EVENTS.updated, disabled, now);
-    }
-    return applied;
-  });
+  const attempt = { attemptedAt, ...result };
+  const settlement = {
+    status: outcome.kind === 'succeeded' ? ('succeeded' as const) : outcome.kind === 'retry' ? ('pending' as const) : ('failed' as const),
+    failures: outcome.kind === 'succeeded' ? target.failures : target.failures + 1,
+    nextAttemptAt,
+    at: now,
+  };
+  // The attempt and its outcome are one statement; a receiver that is gone also disables its webhook, in a transaction.
+  const settled =
+    outcome.kind !== 'gone'
+      ? await deps.deliveries.recordAndSettle(deps.pool, target.clientId, target.id, target.round, attempt, settlement)
+      : await withTransaction(deps.pool, async (tx) => {
+          const applied = await deps.deliveries.recordAndSettle(tx, target.clientId, target.id, target.round, attempt, settlement);
+          if (applied) {
+            const disabled = await deps.webhooks.disable(tx, target.clientId, target.webhook.id, now);
+            if (disabled) await recordWebhookEvent(tx, WEBHOOK_EVENTS.updated, disabled, now);
+          }
+          return applied;
+        });
   if (outcome.kind === 'gone') deps.outbox?.kick();
   deps.log.info({ deliveryId: target.id, eventId: target.eventId, statusCode: result.statusCode, outcome: outcome.kind }, 'webhook delivery attempted');
   return settled && nextAttemptAt ? { rescheduleAt: nextAttemptAt } : undefined;

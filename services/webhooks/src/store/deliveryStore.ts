@@ -92,6 +92,8 @@ export interface DeliveryStore {
   recordAttempt(tx: Queryable, id: string, attempt: DeliveryAttempt): Promise<void>;
   /** Applies an attempt's outcome unless a manual retry started another round meanwhile; false then. */
   settle(tx: Queryable, clientId: string, id: string, round: number, settlement: Settlement): Promise<boolean>;
+  /** Records an attempt and applies its outcome in one statement (both or neither); false as `settle`. */
+  recordAndSettle(db: Queryable, clientId: string, id: string, round: number, attempt: DeliveryAttempt, settlement: Settlement): Promise<boolean>;
   /** Makes the delivery pending again from the start of the schedule, in a new round; returns that round. */
   restart(tx: Queryable, clientId: string, id: string, at: Date): Promise<number>;
 }
@@ -182,6 +184,21 @@ export function createDeliveryStore(): DeliveryStore {
         [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at],
       );
       return (result.rowCount ?? 0) > 0;
+    },
+
+    async recordAndSettle(db, clientId, id, round, a, s) {
+      const { rows } = await db.query<{ settled: number }>(
+        `WITH attempt AS (
+           INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+           SELECT id, $8, $9, $10, $11 FROM deliveries WHERE client_id = $1 AND id = $2
+         ), settled AS (
+           UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7
+           WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending' RETURNING 1
+         )
+         SELECT count(*)::int AS settled FROM settled`,
+        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at, a.attemptedAt, a.statusCode, a.durationMs, a.error],
+      );
+      return (rows[0]?.settled ?? 0) > 0;
     },
 
     async restart(tx, clientId, id, at) {

@@ -188,6 +188,23 @@ describe('delivery store', () => {
     expect(await deliveries.settle(pool, clientId, id, 1, { status: 'succeeded', failures: 0, nextAttemptAt: null, at })).toBe(true);
   });
 
+  it('records an attempt and settles it in one statement; another round keeps the attempt but is not settled; another client writes nothing', async () => {
+    const clientId = randomUUID();
+    const webhook = await insert(newWebhook(clientId));
+    const id = randomUUID();
+    const at = new Date('2026-03-02T00:00:00Z');
+    await deliveries.insert(pool, { id, clientId, webhookId: webhook.id, eventId: randomUUID(), event: 'pending', body: '{}', at });
+    const attempt = { attemptedAt: at, statusCode: 500, durationMs: 3, error: null };
+    expect(await deliveries.recordAndSettle(pool, clientId, id, 0, attempt, { status: 'pending', failures: 1, nextAttemptAt: at, at })).toBe(true);
+    expect(await deliveries.findTarget(pool, clientId, id)).toMatchObject({ status: 'pending', failures: 1, round: 0 });
+    expect(await deliveries.recordAndSettle(pool, clientId, id, 1, { ...attempt, statusCode: 200 }, { status: 'succeeded', failures: 1, nextAttemptAt: null, at })).toBe(false);
+    expect(await deliveries.recordAndSettle(pool, randomUUID(), id, 0, attempt, { status: 'failed', failures: 9, nextAttemptAt: null, at })).toBe(false);
+    const delivery = await deliveries.findById(pool, clientId, webhook.id, id);
+    expect(delivery?.status).toBe('pending');
+    // Another client's call wrote nothing.
+    expect(delivery?.attempts.map((a) => a.statusCode)).toEqual([500, 200]);
+  });
+
   it('goes with its webhook when the webhook is deleted', async () => {
     const clientId = randomUUID();
     const webhook = await insert(newWebhook(clientId));
