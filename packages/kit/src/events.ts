@@ -202,7 +202,12 @@ export interface ConsumerOptions {
   /** One subject filter (nats-server 2.9 takes one); omit for every event. */
   filterSubject?: string;
   /** Applies the event inside the transaction that records it as processed. */
-  handle: (event: DomainEvent, tx: Queryable) => Promise<void>;
+  handle?: (event: DomainEvent, tx: Queryable) => Promise<void>;
+  /**
+   * Instead of `handle`: applies, in order, the events that arrived together (not yet processed) inside the one
+   * transaction that records them, so a handler can do for many events what it would do for one (one query each).
+   */
+  handleBatch?: (events: DomainEvent[], tx: Queryable) => Promise<void>;
   ackWaitMs?: number;
 }
 
@@ -217,6 +222,11 @@ const BATCH_EVENTS = 64;
  */
 export async function startConsumer(options: ConsumerOptions): Promise<{ stop: () => Promise<void> }> {
   const { nc, pool, log, durable } = options;
+  const { handle, handleBatch } = options;
+  if (!handle === !handleBatch) throw new Error(`consumer ${durable}: give handle or handleBatch, one of them`);
+  const apply = handleBatch ?? (async (events: DomainEvent[], tx: Queryable) => {
+    for (const event of events) await handle!(event, tx);
+  });
   const jsm = await nc.jetstreamManager();
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const config = {
@@ -243,7 +253,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
       await withTransaction(pool, async (tx) => {
         const fresh = await tx.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id', [durable, event.id]);
         if (fresh.rowCount === 0) return;
-        await options.handle(event, tx);
+        await apply([event], tx);
       });
       msg.ack();
     } catch (error) {
@@ -266,7 +276,12 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
           [durable, batch.map((b) => b.event.id)],
         );
         const fresh = new Set(rows.map((r) => r.event_id));
-        for (const { event } of batch) if (fresh.has(event.id)) await options.handle(event, tx);
+        // An event may come twice in one batch (published again under another message id): it applies once.
+        const events: DomainEvent[] = [];
+        for (const { event } of batch) {
+          if (fresh.delete(event.id)) events.push(event);
+        }
+        await apply(events, tx);
       });
       for (const { msg } of batch) msg.ack();
     } catch {

@@ -89,6 +89,27 @@ export async function scheduleJob(
   return String(rows[0]!.id);
 }
 
+/** Schedules many jobs in one statement, each as `scheduleJob` would; answers their ids in order. */
+export async function scheduleJobs(
+  tx: Queryable,
+  jobs: ReadonlyArray<{ kind: string; runAt: Date; payload?: Record<string, unknown>; dedupeKey?: string; maxAttempts?: number }>,
+): Promise<string[]> {
+  if (jobs.length === 0) return [];
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT (${JOBS_SCHEMA}.add_job(j.kind, j.payload::json, run_at => j.run_at, max_attempts => j.max_attempts, job_key => j.job_key, job_key_mode => 'unsafe_dedupe')).id
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) WITH ORDINALITY AS j(kind, payload, run_at, max_attempts, job_key, n)
+     ORDER BY j.n`,
+    [
+      jobs.map((j) => j.kind),
+      jobs.map((j) => JSON.stringify(j.payload ?? {})),
+      jobs.map((j) => j.runAt),
+      jobs.map((j) => attemptsLimit(j.maxAttempts)),
+      jobs.map((j) => (j.dedupeKey === undefined ? null : jobKeyOf(j.kind, j.dedupeKey))),
+    ],
+  );
+  return rows.map((r) => String(r.id));
+}
+
 /**
  * Cancels the job of that kind and key in the caller's transaction: a waiting one is removed; a running one finishes
  * its attempt but is not retried and no longer holds the key. Returns how many were cancelled (0 or 1).

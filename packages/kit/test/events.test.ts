@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { testNatsUrl } from '@platform/testkit';
-import { enqueueEvent, ensureEventStream, EVENTS_STREAM, OutboxRelay, startConsumer, withTransaction, type DomainEvent, type Pool } from '../src';
+import { enqueueEvent, ensureEventStream, EVENTS_STREAM, OutboxRelay, startConsumer, withTransaction, type DomainEvent, type Pool, type Queryable } from '../src';
 import { kitDatabase, silentLog } from './helpers';
 
 async function eventsFor(nc: NatsConnection, subject: string, count: number): Promise<DomainEvent[]> {
@@ -95,7 +95,9 @@ describe('outbox and consumers', () => {
       await consumer.stop();
     }
   });
-  async function applyTogether(poisoned: number | undefined): Promise<Array<{ n: number; tx: string }>> {
+  const batches: number[] = [];
+
+  async function applyTogether(poisoned: number | undefined, asBatch = false): Promise<Array<{ n: number; tx: string }>> {
     const entity = `e${randomUUID().replace(/-/g, '')}`;
     const subject = `payments.${entity}.captured`;
     await pool.query('CREATE TABLE IF NOT EXISTS applied_batch (event_id UUID, n INT, tx BIGINT, at SERIAL)');
@@ -103,17 +105,25 @@ describe('outbox and consumers', () => {
     const events: DomainEvent[] = Array.from({ length: 40 }, (_, n) => ({ id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n } }));
     for (const e of events) await js.publish(subject, Buffer.from(JSON.stringify(e)), { msgID: e.id });
     let poisonLeft = 1;
+    const apply = async (e: DomainEvent, tx: Queryable) => {
+      const n = (e.data as { n: number }).n;
+      await tx.query('INSERT INTO applied_batch (event_id, n, tx) VALUES ($1, $2, txid_current())', [e.id, n]);
+      if (n === poisoned && poisonLeft-- > 0) throw new Error('transient');
+    };
     const consumer = await startConsumer({
       nc,
       pool,
       log: silentLog,
       durable: `test_${entity}`,
       filterSubject: subject,
-      handle: async (e, tx) => {
-        const n = (e.data as { n: number }).n;
-        await tx.query('INSERT INTO applied_batch (event_id, n, tx) VALUES ($1, $2, txid_current())', [e.id, n]);
-        if (n === poisoned && poisonLeft-- > 0) throw new Error('transient');
-      },
+      ...(asBatch
+        ? {
+            handleBatch: async (batch: DomainEvent[], tx: Queryable) => {
+              batches.push(batch.length);
+              for (const e of batch) await apply(e, tx);
+            },
+          }
+        : { handle: apply }),
     });
     try {
       for (let i = 0; i < 100; i++) {
@@ -132,6 +142,47 @@ describe('outbox and consumers', () => {
     const rows = await applyTogether(undefined);
     expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
     expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(40);
+  });
+
+  it('hands the events that arrived together to a batch handler in one call, once each and in order', async () => {
+    batches.length = 0;
+    const rows = await applyTogether(undefined, true);
+    expect(rows.map((r) => r.n)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(Math.max(...batches)).toBeGreaterThan(1);
+  });
+
+  it('applies once an event that comes twice in the same batch', async () => {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const subject = `payments.${entity}.refunded`;
+    const js = nc.jetstream();
+    const events: DomainEvent[] = Array.from({ length: 10 }, (_, n) => ({ id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n } }));
+    for (const e of [...events, ...events]) await js.publish(subject, Buffer.from(JSON.stringify(e)), { msgID: randomUUID() });
+    const applied: number[] = [];
+    const consumer = await startConsumer({
+      nc,
+      pool,
+      log: silentLog,
+      durable: `test_${entity}`,
+      filterSubject: subject,
+      handleBatch: async (batch) => {
+        for (const e of batch) applied.push((e.data as { n: number }).n);
+      },
+    });
+    try {
+      for (let i = 0; i < 100 && applied.length < 10; i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(applied).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('refuses a consumer with neither handle nor handleBatch, or both', async () => {
+    await expect(startConsumer({ nc, pool, log: silentLog, durable: 'test_none' })).rejects.toThrow('give handle or handleBatch');
+    await expect(startConsumer({ nc, pool, log: silentLog, durable: 'test_both', handle: async () => {}, handleBatch: async () => {} })).rejects.toThrow(
+      'give handle or handleBatch',
+    );
   });
 
   it('rolls back a batch in which one event fails, then applies its events one by one: each once, in order', async () => {

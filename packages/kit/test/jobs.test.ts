@@ -13,6 +13,7 @@ import {
   migrate,
   migrateJobs,
   scheduleJob,
+  scheduleJobs,
   withTransaction,
   type Job,
   type Pool,
@@ -70,6 +71,32 @@ describe('durable jobs on graphile-worker', () => {
     expect(await cancelJobs(pool, { kind: 'tx', dedupeKey: 'tx-2' })).toBe(1);
     expect(await cancelJobs(pool, { kind: 'tx', dedupeKey: 'tx-2' })).toBe(0);
     expect(await listJobs(pool, 'tx')).toEqual([]);
+  });
+
+  it('schedules many jobs in one statement as one by one would: in order, in the transaction, a taken key kept', async () => {
+    const existing = await scheduleJob(pool, { kind: 'many', runAt: inAnHour(), payload: { n: 0 }, dedupeKey: 'k0' });
+    await expect(
+      withTransaction(pool, async (tx) => {
+        await scheduleJobs(tx, [{ kind: 'many', runAt: inAnHour(), dedupeKey: 'rolled' }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const ids = await withTransaction(pool, (tx) =>
+      scheduleJobs(tx, [
+        { kind: 'many', runAt: inAnHour(), payload: { n: 1 }, dedupeKey: 'k1' },
+        { kind: 'many', runAt: inAnHour(), payload: { n: 9 }, dedupeKey: 'k0' },
+        { kind: 'many', runAt: inAnHour(), payload: { n: 2 } },
+      ]),
+    );
+    expect(ids).toHaveLength(3);
+    expect(ids[1]).toBe(existing);
+    const jobs = await listJobs(pool, 'many');
+    expect(jobs.map((j) => [j.dedupeKey, j.payload]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([
+      ['k0', { n: 0 }],
+      ['k1', { n: 1 }],
+      [null, { n: 2 }],
+    ]);
+    expect(await scheduleJobs(pool, [])).toEqual([]);
   });
 
   it('runs a due job once across competing runDue calls and leaves future ones alone', async () => {
