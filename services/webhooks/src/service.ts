@@ -2,7 +2,7 @@ import { webhooks } from '@platform/contracts';
 import { implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
-import { fanOutEvent } from './app/fanOutEvent';
+import { fanOutEvents } from './app/fanOutEvent';
 import { webhooksConfig } from './config';
 import { createHttpSender, type Resolver } from './delivery/httpSender';
 import { createWebhookHandlers } from './grpc/webhookHandlers';
@@ -45,8 +45,8 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
         pool,
         log,
         durable: config.WEBHOOKS_FANOUT_DURABLE,
-        handle: async (event, tx) => {
-          await fanOutEvent(deps, event, tx);
+        handleBatch: async (events, tx) => {
+          await fanOutEvents(deps, events, tx);
         },
       });
       await jobs.start();

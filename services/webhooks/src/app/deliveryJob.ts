@@ -25,13 +25,18 @@ interface DeliverPayload {
  * second schedule of the same delivery is a no-op; each manual retry's round has its own key.
  */
 export async function scheduleDelivery(tx: Queryable, payload: DeliverPayload, runAt: Date): Promise<void> {
-  await scheduleJob(tx, {
+  await scheduleJob(tx, deliveryJob(payload, runAt));
+}
+
+/** The job of an attempt (see `scheduleDelivery`). */
+export function deliveryJob(payload: DeliverPayload, runAt: Date) {
+  return {
     kind: DELIVER_JOB,
     runAt,
     payload: { ...payload },
     dedupeKey: payload.round === 0 ? payload.deliveryId : `${payload.deliveryId}:${payload.round}`,
     maxAttempts: MAX_JOB_FAILURES,
-  });
+  };
 }
 
 function payloadOf(raw: Record<string, unknown>): DeliverPayload {

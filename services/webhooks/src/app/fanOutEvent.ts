@@ -1,38 +1,53 @@
-import { isUuid } from '@platform/kit';
+import { isUuid, scheduleJobs } from '@platform/kit';
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, Queryable } from '@platform/kit';
 import { publicKindOf, toPublicEvent } from '../domain/publicEvents';
+import type { NewDelivery } from '../store/deliveryStore';
 import type { WebhookDeps } from './deps';
-import { scheduleDelivery } from './deliveryJob';
+import { deliveryJob } from './deliveryJob';
 
 /**
- * Turns one domain event into a delivery for every active webhook of the event's client that listens to it, each
- * with its job due now, all in the consumer's transaction: the event is acknowledged only once every delivery it
- * owes is stored. Events of the webhooks context and other internal events owe nothing.
+ * Turns domain events into a delivery for every active webhook of each event's client that listens to it (and
+ * existed when it happened), each with its job due now, all in the consumer's transaction: the events are
+ * acknowledged only once every delivery they owe is stored. The events of a batch cost three statements together:
+ * the listeners of all of them, the deliveries, the jobs. Events of the webhooks context and other internal events
+ * owe nothing. Answers how many deliveries were created.
  */
-export async function fanOutEvent(deps: Pick<WebhookDeps, 'webhooks' | 'deliveries' | 'clock'>, event: DomainEvent, tx: Queryable): Promise<number> {
-  const kind = publicKindOf(event.type);
-  if (!kind || !isUuid(event.clientId) || !isUuid(event.id)) return 0;
-  const occurredAt = new Date(event.occurredAt);
-  if (Number.isNaN(occurredAt.getTime())) return 0;
-  const listeners = await deps.webhooks.listeners(tx, event.clientId.toLowerCase(), kind.event, occurredAt);
+export async function fanOutEvents(deps: Pick<WebhookDeps, 'webhooks' | 'deliveries' | 'clock'>, events: readonly DomainEvent[], tx: Queryable): Promise<number> {
+  const owed = events.flatMap((event) => {
+    const kind = publicKindOf(event.type);
+    const occurredAt = new Date(event.occurredAt);
+    if (!kind || !isUuid(event.clientId) || !isUuid(event.id) || Number.isNaN(occurredAt.getTime())) return [];
+    return [{ event, kind, clientId: event.clientId.toLowerCase(), occurredAt }];
+  });
+  if (owed.length === 0) return 0;
+  const listeners = await deps.webhooks.listenersOfAny(tx, [...new Set(owed.map((o) => o.clientId))], [...new Set(owed.map((o) => o.kind.event))]);
   const now = deps.clock.now();
-  let created = 0;
-  for (const webhook of listeners) {
-    const body = JSON.stringify(toPublicEvent(event, webhook.version));
-    const id = randomUUID();
-    const inserted = await deps.deliveries.insert(tx, {
-      id,
-      clientId: webhook.clientId,
-      webhookId: webhook.id,
-      eventId: event.id,
-      event: kind.event,
-      body,
-      at: now,
-    });
-    if (!inserted) continue;
-    await scheduleDelivery(tx, { deliveryId: id, clientId: webhook.clientId, round: 0 }, now);
-    created++;
+  const deliveries: NewDelivery[] = [];
+  for (const { event, kind, clientId, occurredAt } of owed) {
+    for (const webhook of listeners) {
+      if (webhook.clientId !== clientId || (webhook.event !== '*' && webhook.event !== kind.event) || webhook.createdAt > occurredAt) continue;
+      deliveries.push({
+        id: randomUUID(),
+        clientId: webhook.clientId,
+        webhookId: webhook.id,
+        eventId: event.id,
+        event: kind.event,
+        body: JSON.stringify(toPublicEvent(event, webhook.version)),
+        at: now,
+      });
+    }
   }
-  return created;
+  const inserted = await deps.deliveries.insertMany(tx, deliveries);
+  const created = deliveries.filter((d) => inserted.has(d.id));
+  await scheduleJobs(
+    tx,
+    created.map((d) => deliveryJob({ deliveryId: d.id, clientId: d.clientId, round: 0 }, now)),
+  );
+  return created.length;
+}
+
+/** One event's deliveries (see `fanOutEvents`). */
+export function fanOutEvent(deps: Pick<WebhookDeps, 'webhooks' | 'deliveries' | 'clock'>, event: DomainEvent, tx: Queryable): Promise<number> {
+  return fanOutEvents(deps, [event], tx);
 }

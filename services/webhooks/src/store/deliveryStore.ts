@@ -86,6 +86,8 @@ export interface Settlement {
 export interface DeliveryStore {
   /** False when the webhook already has a delivery of this event. */
   insert(tx: Queryable, delivery: NewDelivery): Promise<boolean>;
+  /** Inserts many in one statement; answers the ids of those inserted (a webhook's delivery of an event is kept once). */
+  insertMany(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<Set<string>>;
   findById(db: Queryable, clientId: string, webhookId: string, id: string, options?: { forUpdate?: boolean }): Promise<Delivery | null>;
   list(db: Queryable, clientId: string, webhookId: string, page: Page): Promise<{ items: Delivery[]; totalItems: number }>;
   findTarget(db: Queryable, clientId: string, id: string): Promise<DeliveryTarget | null>;
@@ -108,6 +110,29 @@ export function createDeliveryStore(): DeliveryStore {
         [d.id, d.clientId, d.webhookId, d.eventId, d.event, d.body, d.at],
       );
       return (result.rowCount ?? 0) > 0;
+    },
+
+    async insertMany(tx, deliveries) {
+      if (deliveries.length === 0) return new Set();
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO deliveries (id, client_id, webhook_id, event_id, event, body, status, next_attempt_at, created_at, updated_at)
+         SELECT d.id, d.client_id, d.webhook_id, d.event_id, d.event, d.body, 'pending', d.at, d.at, d.at
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[]) WITH ORDINALITY
+           AS d(id, client_id, webhook_id, event_id, event, body, at, n)
+         ORDER BY d.n
+         ON CONFLICT (webhook_id, event_id) DO NOTHING
+         RETURNING id`,
+        [
+          deliveries.map((d) => d.id),
+          deliveries.map((d) => d.clientId),
+          deliveries.map((d) => d.webhookId),
+          deliveries.map((d) => d.eventId),
+          deliveries.map((d) => d.event),
+          deliveries.map((d) => d.body),
+          deliveries.map((d) => d.at),
+        ],
+      );
+      return new Set(rows.map((r) => r.id));
     },
 
     async findById(db, clientId, webhookId, id, options = {}) {

@@ -45,6 +45,8 @@ export interface WebhookStore {
   disable(tx: Queryable, clientId: string, id: string, at: Date): Promise<Webhook | null>;
   /** Active webhooks of the client that take `event` (by name or `*`) and already existed when it happened. */
   listeners(db: Queryable, clientId: string, event: string, occurredAt: Date): Promise<Webhook[]>;
+  /** The active webhooks of these clients that listen to any of these events (or to every one), in creation order. */
+  listenersOfAny(db: Queryable, clientIds: readonly string[], events: readonly string[]): Promise<Webhook[]>;
 }
 
 export function createWebhookStore(): WebhookStore {
@@ -108,6 +110,17 @@ export function createWebhookStore(): WebhookStore {
         [clientId, id, at],
       );
       return rows[0] ? toWebhook(rows[0]) : null;
+    },
+
+    async listenersOfAny(db, clientIds, events) {
+      if (clientIds.length === 0) return [];
+      const { rows } = await db.query<WebhookRow>(
+        `SELECT ${COLUMNS} FROM webhooks
+         WHERE client_id = ANY($1::uuid[]) AND active AND (event = ANY($2::text[]) OR event = '*')
+         ORDER BY seq`,
+        [clientIds, events],
+      );
+      return rows.map(toWebhook);
     },
 
     async listeners(db, clientId, event, occurredAt) {

@@ -123,4 +123,42 @@ describe('fan-out of domain events to webhooks', () => {
     expect(rows.rows.map((r) => r.event_id).sort()).toEqual([first.id, marker.id].sort());
     expect(received().sort()).toEqual([first.id, marker.id].sort());
   });
+  it('fans out events published together, each to the webhooks of its own client that listen to it, once', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const aliceAll = receiver.endpoint();
+    const aliceAuthorized = receiver.endpoint();
+    const bobAuthorized = receiver.endpoint();
+    await running.client.createWebhook(webhookRequest(alice, aliceAll, { event: '*' }));
+    await running.client.createWebhook(webhookRequest(alice, aliceAuthorized, { event: 'authorized' }));
+    await running.client.createWebhook(webhookRequest(bob, bobAuthorized, { event: 'authorized' }));
+    const js = nc.jetstream();
+    const events = Array.from({ length: 30 }, (_, n) => {
+      const clientId = n % 2 === 0 ? alice : bob;
+      const status = n % 3 === 0 ? 'pending' : 'authorized';
+      return { id: randomUUID(), type: `payments.charge.${status}`, occurredAt: new Date().toISOString(), clientId, data: charge(clientId, status) };
+    });
+    // Published without waiting for each acknowledgement, so the consumer takes them in batches.
+    await Promise.all(events.map((e) => js.publish(e.type, Buffer.from(JSON.stringify(e)), { msgID: e.id })));
+    const expected = {
+      aliceAll: events.filter((e) => e.clientId === alice).map((e) => e.id),
+      aliceAuthorized: events.filter((e) => e.clientId === alice && e.type.endsWith('authorized')).map((e) => e.id),
+      bobAuthorized: events.filter((e) => e.clientId === bob && e.type.endsWith('authorized')).map((e) => e.id),
+    };
+    const received = (endpoint: string) => receiver.to(endpoint).map((r) => r.headers['webhook-id']);
+    await eventually(
+      () =>
+        received(aliceAll).length >= expected.aliceAll.length &&
+        received(aliceAuthorized).length >= expected.aliceAuthorized.length &&
+        received(bobAuthorized).length >= expected.bobAuthorized.length
+          ? true
+          : undefined,
+      'every delivery',
+    );
+    expect(received(aliceAll).sort()).toEqual([...expected.aliceAll].sort());
+    expect(received(aliceAuthorized).sort()).toEqual([...expected.aliceAuthorized].sort());
+    expect(received(bobAuthorized).sort()).toEqual([...expected.bobAuthorized].sort());
+    const rows = await running.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM deliveries WHERE client_id = ANY($1::uuid[])', [[alice, bob]]);
+    expect(rows.rows[0]!.n).toBe(expected.aliceAll.length + expected.aliceAuthorized.length + expected.bobAuthorized.length);
+  });
 });
