@@ -1,13 +1,24 @@
 /**
  * `npm run bench`: starts the platform and measures, in the same run and on the same PostgreSQL server,
- *   (a) the floor: a bare Node HTTP server doing one INSERT per request, and
- *   (b) POST /v1/charges through the gateway with a SANDBOX card (authorized and captured),
- * then prints requests per second, p50/p99 latency and the ratio b/a, and writes bench/results/latest.json.
+ *   (a) the floor: a bare Node HTTP server doing one INSERT per request,
+ *   (b) POST /v1/charges through the gateway with a SANDBOX card (authorized and captured), closed loop,
+ *   (c) the same at a constant arrival rate (open loop, latency counted from when each request was due), with a webhook receiver: the charges' latency and the time
+ *       from each charge's answer to its webhook's delivery,
+ *   (d) a mixed scenario (60% one-shot card, 30% saved card, 10% Pix, each with an idempotency key, some sent twice),
+ *       then a reconciliation of charges, events and deliveries that finds none missing or doubled,
+ * then prints the figures and the ratio b/a, and writes bench/results/latest.json.
  *
- * BENCH_DURATION (seconds, default 15) and BENCH_CONNECTIONS (default 50) tune the load.
+ * BENCH_DURATION (seconds, default 15) and BENCH_CONNECTIONS (default 50) tune (a) and (b); BENCH_RATE (default 500)
+ * and BENCH_OPEN_SECONDS (default 60) tune (c); BENCH_MIXED (default 3000) is the number of charges of (d).
  */
 const { spawn } = require('node:child_process');
-const { mkdirSync, writeFileSync } = require('node:fs');
+const http = require('node:http');
+const { Buffer } = require('node:buffer');
+const { setTimeout: sleep } = require('node:timers/promises');
+const { setInterval, clearInterval } = require('node:timers');
+const { performance } = require('node:perf_hooks');
+const { URL } = require('node:url');
+const { mkdirSync, readdirSync, readFileSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
@@ -17,6 +28,125 @@ const { launchPlatform } = require('@platform/devstack');
 const repoRoot = path.resolve(__dirname, '..');
 const duration = Number(process.env.BENCH_DURATION ?? 15);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rate = Number(process.env.BENCH_RATE ?? 500);
+const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 60);
+const mixedCount = Number(process.env.BENCH_MIXED ?? 3000);
+
+const percentile = (values, p) => {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** A local webhook receiver: answers 200 at once and keeps when each event's delivery arrived, and how often. */
+function startReceiver() {
+  const deliveries = new Map();
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end();
+      try {
+        const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const seen = deliveries.get(event.id);
+        if (seen) seen.count += 1;
+        else deliveries.set(event.id, { chargeId: event.data?.id, event: event.event, at: Date.now(), count: 1 });
+      } catch {
+        // not an event: ignored
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, deliveries, url: `http://127.0.0.1:${server.address().port}` })));
+}
+
+/**
+ * CPU time (user + system, ms) of a process, from /proc (Linux); with `children`, also that of its children that
+ * have exited (PostgreSQL's backends end with their connections; their time is then counted by the postmaster).
+ */
+function cpuMs(pid, children = false) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const own = Number(fields[11]) + Number(fields[12]);
+    const reaped = children ? Number(fields[13]) + Number(fields[14]) : 0;
+    return ((own + reaped) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU of a group of processes: a postmaster (its command names the binary) counts its exited backends too. */
+function groupCpuMs(pids) {
+  return pids.reduce((sum, pid) => {
+    let postmaster = false;
+    try {
+      postmaster = /bin\/postgres/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      // gone
+    }
+    return sum + cpuMs(pid, postmaster);
+  }, 0);
+}
+
+/** The processes to account for: every platform process, nats-server, and PostgreSQL's (all its backends). */
+function processTable(platform) {
+  const table = Object.entries(platform.processes).map(([name, proc]) => ({ name, pids: () => [proc.pid()].filter(Boolean) }));
+  const byCommand = (pattern) => () =>
+    readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return pattern.test(readFileSync(`/proc/${d}/cmdline`, 'utf8'));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  table.push({ name: 'nats-server', pids: byCommand(/nats-server/) });
+  // PostgreSQL: the server (postmaster, with the backends that exited, and its background processes) and the backends
+  // of each database, told apart by the title each backend shows ("postgres: <user> <database> <host> <state>").
+  const postmasters = byCommand(/native\/bin\/postgres/);
+  const children = () => {
+    const parents = new Set(postmasters());
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map((d) => {
+        try {
+          const ppid = Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+          return parents.has(ppid) ? { pid: Number(d), title: readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() } : null;
+        } catch {
+          return null;
+        }
+      })
+      .filter(Boolean);
+  };
+  const databaseOf = (title) => /^postgres: \S+ (\S+) \S+/.exec(title)?.[1]?.replace(/^.*?_?(settings|customers|payments|webhooks|sessions|sellers|payouts)$/, '$1') ?? null;
+  const databases = ['settings', 'customers', 'payments', 'webhooks', 'sessions', 'sellers', 'payouts'];
+  table.push({ name: 'postgres server', pids: () => [...postmasters(), ...children().filter((c) => !databases.includes(databaseOf(c.title))).map((c) => c.pid)] });
+  for (const db of databases) table.push({ name: `postgres ${db}`, pids: () => children().filter((c) => databaseOf(c.title) === db).map((c) => c.pid) });
+  return table;
+}
+
+/** Runs `work` and answers the CPU each process spent meanwhile, per unit of work done (ms). */
+async function cpuPer(platform, work) {
+  const table = processTable(platform);
+  const before = new Map(table.map((t) => [t.name, groupCpuMs(t.pids())]));
+  const { result, units } = await work();
+  const spent = Object.fromEntries(
+    table.map((t) => [t.name, Math.round(((groupCpuMs(t.pids()) - before.get(t.name)) / Math.max(1, units)) * 100) / 100]),
+  );
+  return { result, cpuMsPerUnit: spent };
+}
+
+/** Waits until the webhooks service has taken in every event published so far (the counts stop moving). */
+async function settle(counts) {
+  let last = '';
+  for (let stable = 0; stable < 4; ) {
+    await sleep(500);
+    const now = JSON.stringify(await counts());
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
+}
 
 const FLOOR_SERVER = `
 const http = require('node:http');
@@ -40,6 +170,57 @@ function load(options) {
   });
 }
 
+/**
+ * A constant arrival rate, k6-style: request i is due at start + i/rate whatever the answers before it, and its latency
+ * counts from when it was due (a slow answer cannot hold the next requests back and hide its own queue). autocannon's
+ * `overallRate` is not used for this: it lets each connection send its share at the start of every second, in bursts.
+ */
+function constantRate({ url, rate, seconds, headers, body, onAnswer }) {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  let sent = 0;
+  let done = 0;
+  let failed = 0;
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const finish = () => {
+      done += 1;
+      if (done === total) {
+        agent.destroy();
+        resolve({ sent, failed, latencies, seconds: (performance.now() - start) / 1000 });
+      }
+    };
+    const fire = (dueAt) => {
+      const req = http.request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, timeout: 30_000 },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => {
+            latencies.push(performance.now() - dueAt);
+            if (res.statusCode === 201) onAnswer?.(Buffer.concat(chunks).toString('utf8'));
+            else failed += 1;
+            finish();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed += 1;
+        finish();
+      });
+      req.on('timeout', () => req.destroy(new Error('timeout')));
+      req.end(body);
+    };
+    const timer = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
+      for (; sent < due; sent += 1) fire(start + (sent * 1000) / rate);
+      if (sent >= total) clearInterval(timer);
+    }, 2);
+  });
+}
+
 function summary(name, result) {
   const non2xx = result.non2xx + result.errors + result.timeouts;
   return {
@@ -50,6 +231,132 @@ function summary(name, result) {
     requests: result.requests.total,
     failed: non2xx,
   };
+}
+
+/** Registers the receiver for Pix charges' `pending` event too; answers the endpoint. */
+async function receiverFor(receiver, suffix, post, auth) {
+  const endpoint = `${receiver.url}${suffix}`;
+  await post('/v1/webhooks', { event: 'pending', endpoint }, auth);
+  return endpoint;
+}
+
+/**
+ * 60% one-shot card, 30% saved card, 10% Pix, each with an idempotency key, 50 at a time; one in twenty is sent again
+ * with the same key (a client retrying). Answers each key's charge id as answered (both answers must agree).
+ */
+async function mixedScenario({ base, auth, post, merchantId, count }) {
+  const headers = { ...auth, 'content-type': 'application/json' };
+  const oneShot = { cardHolderName: 'Mixed Buyer', cardNumber: '4111111111111111', cardCvv: '120', cardExpirationDate: '12/2035' };
+  const customers = [];
+  for (let i = 0; i < 20; i += 1) {
+    const customer = await post(
+      '/v1/customers',
+      { name: `Buyer ${i}`, email: `buyer.${i}.${Date.now()}@example.com`, phoneNumber: '11988887777', document: { type: 'cpf', number: String(10_000_000_000 + i * 7919 + (Date.now() % 1000)).slice(0, 11), country: 'BR' } },
+      auth,
+    );
+    const { tokenId } = await post('/v1/tokens', { cardHolderName: 'Mixed Buyer', cardNumber: '5555555555554444', cardCvv: '120', cardExpirationDate: '12/2035' }, auth);
+    const saved = await post('/v1/cards', { tokenId }, auth);
+    const linked = await fetch(`${base}/v1/customers/${customer.id}/cards`, { method: 'POST', headers, body: JSON.stringify({ cardId: saved.id }) });
+    if (linked.status >= 300) throw new Error(`link card: ${linked.status}`);
+    customers.push({ customerId: customer.id, cardId: saved.id });
+  }
+  const bodyOf = (i) => {
+    const kind = i % 10;
+    if (kind < 6) {
+      return { kind: 'one-shot card', body: { merchantId, amount: 1990, paymentMethod: { paymentType: 'credit', installments: 1 }, paymentSource: { sourceType: 'card', card: oneShot } } };
+    }
+    const buyer = customers[i % customers.length];
+    if (kind < 9) return { kind: 'saved card', body: { merchantId, amount: 2990, paymentMethod: { paymentType: 'credit', installments: 1 }, paymentSource: { sourceType: 'customer', customerId: buyer.customerId, cardId: buyer.cardId } } };
+    return { kind: 'pix', body: { merchantId, amount: 990, paymentMethod: { paymentType: 'pix', expiresIn: 3600 }, paymentSource: { sourceType: 'customer', customerId: buyer.customerId } } };
+  };
+  const answered = new Map();
+  let retried = 0;
+  let next = 0;
+  const started = Date.now();
+  const send = async (i, key, body) => {
+    const r = await fetch(`${base}/v1/charges`, { method: 'POST', headers: { ...headers, 'x-idempotency-key': key }, body: JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status !== 201) throw new Error(`mixed charge ${i}: ${r.status} ${text}`);
+    return JSON.parse(text).id;
+  };
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const { kind, body } = bodyOf(i);
+      const key = `mixed-${started}-${i}`;
+      const id = await send(i, key, body);
+      const entry = { id, kind, again: null };
+      if (i % 20 === 7) {
+        entry.again = await send(i, key, body);
+        retried += 1;
+      }
+      answered.set(key, entry);
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  return { answered, retried, requestsPerSecond: Math.round((count + retried) / ((Date.now() - started) / 1000)) };
+}
+
+/** Every answered charge once in the database, with its one event, delivered once to the receiver. */
+async function reconcile({ query, clientId, answered, receiver }) {
+  const ids = [...answered.values()].map((a) => a.id);
+  const replayDiffers = [...answered.values()].filter((a) => a.again !== null && a.again !== a.id).length;
+  const stored = await query('payments', 'SELECT id::text, count(*)::int AS n FROM charges WHERE client_id = $1 AND id = ANY($2::uuid[]) GROUP BY id', [clientId, ids]);
+  const storedIds = new Set(stored.map((r) => r.id));
+  const events = await query(
+    'payments',
+    `SELECT payload->'data'->>'id' AS id, count(*)::int AS n FROM outbox
+     WHERE payload->>'clientId' = $1 AND payload->>'type' IN ('payments.charge.authorized', 'payments.charge.pending') AND payload->'data'->>'id' = ANY($2::text[])
+     GROUP BY 1`,
+    [clientId, ids],
+  );
+  const eventCount = new Map(events.map((e) => [e.id, e.n]));
+  const deliveredByCharge = new Map();
+  for (const d of receiver.deliveries.values()) {
+    if (d.chargeId) deliveredByCharge.set(d.chargeId, (deliveredByCharge.get(d.chargeId) ?? 0) + d.count);
+  }
+  const kinds = {};
+  for (const a of answered.values()) kinds[a.kind] = (kinds[a.kind] ?? 0) + 1;
+  return {
+    charges: ids.length,
+    byKind: Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', '),
+    missingCharges: ids.filter((id) => !storedIds.has(id)).length,
+    doubledCharges: stored.filter((r) => r.n > 1).length + replayDiffers + (new Set(ids).size !== ids.length ? 1 : 0),
+    missingEvents: ids.filter((id) => !eventCount.has(id)).length,
+    doubledEvents: events.filter((e) => e.n > 1).length,
+    missingDeliveries: ids.filter((id) => !deliveredByCharge.has(id)).length,
+    doubledDeliveries: [...deliveredByCharge.values()].filter((n) => n > 1).length,
+  };
+}
+
+/**
+ * Where a webhook's time goes, from the rows each step leaves: the charge's commit (its outbox row), the relay's
+ * publish, the fan-out (the delivery row), the first attempt, and the receiver. Answers p50/p99 of each step, ms.
+ */
+async function webhookStages({ query, clientId, receiver }) {
+  const events = await query(
+    'payments',
+    `SELECT id::text, (extract(epoch FROM created_at) * 1000)::float8 AS committed, (extract(epoch FROM published_at) * 1000)::float8 AS published
+     FROM outbox WHERE payload->>'clientId' = $1 AND payload->>'type' = 'payments.charge.authorized'`,
+    [clientId],
+  );
+  const deliveries = await query(
+    'webhooks',
+    `SELECT d.event_id::text, (extract(epoch FROM d.created_at) * 1000)::float8 AS fanned, (extract(epoch FROM min(a.attempted_at)) * 1000)::float8 AS attempted
+     FROM deliveries d LEFT JOIN delivery_attempts a ON a.delivery_id = d.id WHERE d.client_id = $1 GROUP BY d.id`,
+    [clientId],
+  );
+  const byEvent = new Map(deliveries.map((d) => [d.event_id, d]));
+  const steps = { relay: [], fanOut: [], queue: [], send: [] };
+  for (const e of events) {
+    const d = byEvent.get(e.id);
+    const received = receiver.deliveries.get(e.id)?.at;
+    if (!d || !d.attempted || !e.published || received === undefined) continue;
+    steps.relay.push(e.published - e.committed);
+    steps.fanOut.push(d.fanned - e.published);
+    steps.queue.push(d.attempted - d.fanned);
+    steps.send.push(received - d.attempted);
+  }
+  return Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, { p50Ms: Math.round(percentile(v, 50)), p99Ms: Math.round(percentile(v, 99)) }]));
 }
 
 async function main() {
@@ -74,13 +381,18 @@ async function main() {
     await waitForPort(floorPort);
 
     // (b) the platform
+    const databases = new Map();
     platform = await launchPlatform({
       repoRoot,
-      ensureDatabase: (name) => postgres.ensureDatabase(name),
+      ensureDatabase: async (name) => {
+        const url = await postgres.ensureDatabase(name);
+        databases.set(name.replace(/^.*?(payments|webhooks)$/, '$1'), url);
+        return url;
+      },
       natsUrl: nats.url,
       logLevel: 'warn',
       // One client sends everything here: the gateway's per-client limits would measure themselves, not the path.
-      env: { RATE_LIMIT_ENABLED: 'false' },
+      env: { RATE_LIMIT_ENABLED: 'false', WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
       onLine: quiet,
       // BENCH_PROFILE=<dir> writes a V8 CPU profile of every service and the gateway there, at stop.
       nodeArgs: process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
@@ -114,12 +426,75 @@ async function main() {
     process.stdout.write(`floor: ${duration}s, ${connections} connections...\n`);
     const a = summary('floor: bare Node HTTP + one INSERT', await load({ url: `http://127.0.0.1:${floorPort}/`, method: 'POST', body: '{"amount":1990}' }));
     process.stdout.write(`charges: ${duration}s, ${connections} connections...\n`);
-    const b = summary(
-      'POST /v1/charges (gateway, SANDBOX card)',
-      await load({ url: `${base}/v1/charges`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(charge) }),
-    );
+    const closed = await cpuPer(platform, async () => {
+      const result = await load({ url: `${base}/v1/charges`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(charge) });
+      return { result, units: result.requests.total };
+    });
+    const b = summary('POST /v1/charges (gateway, SANDBOX card)', closed.result);
+    b.cpuMsPerCharge = closed.cpuMsPerUnit;
     const ratio = Math.round((b.requestsPerSecond / a.requestsPerSecond) * 100) / 100;
-    const result = { date: new Date().toISOString(), durationSeconds: duration, connections, floor: a, charges: b, ratio };
+
+    // The webhooks service catches up with the closed loop's events before the open loop starts.
+    const query = async (database, sql, values = []) => {
+      const db = new Client({ connectionString: databases.get(database) });
+      await db.connect();
+      try {
+        return (await db.query(sql, values)).rows;
+      } finally {
+        await db.end();
+      }
+    };
+    const eventCounts = async () => [
+      (await query('payments', 'SELECT count(*)::int AS n FROM outbox WHERE published_at IS NOT NULL'))[0].n,
+      (await query('webhooks', 'SELECT count(*)::int AS n FROM processed_events'))[0].n,
+    ];
+    await settle(eventCounts);
+
+    // (c) the open loop: a constant arrival rate, and a receiver of every authorized charge's webhook
+    const receiver = await startReceiver();
+    await post('/v1/webhooks', { event: 'authorized', endpoint: `${receiver.url}/authorized` }, auth);
+    const answeredAt = new Map();
+    process.stdout.write(`open loop: ${rate} charges/s for ${openSeconds}s...\n`);
+    const open = await constantRate({
+      url: `${base}/v1/charges`,
+      rate,
+      seconds: openSeconds,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(charge),
+      onAnswer: (text) => answeredAt.set(JSON.parse(text).id, Date.now()),
+    });
+    // Deliveries still under way are waited for (at most 30 s) before the latency is read.
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+      const deliveredCharges = new Set([...receiver.deliveries.values()].map((d) => d.chargeId));
+      const delivered = [...answeredAt.keys()].filter((id) => deliveredCharges.has(id)).length;
+      if (delivered >= answeredAt.size) break;
+      await sleep(500);
+    }
+    const deliveredAt = new Map([...receiver.deliveries.values()].map((d) => [d.chargeId, d.at]));
+    const webhookLatencies = [...answeredAt].filter(([id]) => deliveredAt.has(id)).map(([id, at]) => Math.max(0, deliveredAt.get(id) - at));
+    const stages = await webhookStages({ query, clientId: client.clientId, receiver });
+    const c = {
+      name: `POST /v1/charges at ${rate}/s (constant arrival rate, ${openSeconds}s)`,
+      requestsPerSecond: Math.round(open.sent / open.seconds),
+      p50Ms: Math.round(percentile(open.latencies, 50)),
+      p99Ms: Math.round(percentile(open.latencies, 99)),
+      requests: open.sent,
+      failed: open.failed,
+      sentPerSecond: Math.round(open.sent / openSeconds),
+      webhooks: { expected: answeredAt.size, delivered: webhookLatencies.length, p50Ms: percentile(webhookLatencies, 50), p99Ms: percentile(webhookLatencies, 99), stages },
+    };
+    await settle(eventCounts);
+
+    // (d) the mixed scenario, then the reconciliation
+    const pending = await receiverFor(receiver, '/pending', post, auth);
+    const mixed = await mixedScenario({ base, auth, post, merchantId: merchant.id, count: mixedCount });
+    await settle(eventCounts);
+    const d = await reconcile({ query, clientId: client.clientId, answered: mixed.answered, receiver, pendingEndpoint: pending });
+    d.requestsPerSecond = mixed.requestsPerSecond;
+    d.retriedWithSameKey = mixed.retried;
+    receiver.server.close();
+
+    const result = { date: new Date().toISOString(), durationSeconds: duration, connections, floor: a, charges: b, ratio, openLoop: c, mixed: d };
     mkdirSync(path.join(__dirname, 'results'), { recursive: true });
     writeFileSync(path.join(__dirname, 'results', 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
 
@@ -131,8 +506,15 @@ async function main() {
         '|---|---|---|---|---|---|',
         row(a),
         row(b),
+        row(c),
         '',
         `ratio b/a: ${ratio}`,
+        `CPU per charge in the closed loop (ms): total ${Math.round(Object.values(b.cpuMsPerCharge).reduce((x, y) => x + y, 0) * 100) / 100}; ${Object.entries(b.cpuMsPerCharge).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+        `open loop: ${c.sentPerSecond} charges/s sent; webhooks delivered ${c.webhooks.delivered} of ${c.webhooks.expected}, p50 ${c.webhooks.p50Ms} ms, p99 ${c.webhooks.p99Ms} ms after the charge's answer`,
+        `  webhook steps p50/p99 ms: ${Object.entries(c.webhooks.stages).map(([k, v]) => `${k} ${v.p50Ms}/${v.p99Ms}`).join(', ')} (relay: commit to publish; fanOut: publish to delivery row; queue: to first attempt; send: to the receiver)`,
+        `mixed: ${d.charges} charges (${d.byKind}), ${d.retriedWithSameKey} sent twice with the same key, ${d.requestsPerSecond}/s; ` +
+          `missing charges ${d.missingCharges}, doubled charges ${d.doubledCharges}, charges without their event ${d.missingEvents}, doubled events ${d.doubledEvents}, ` +
+          `events not delivered ${d.missingDeliveries}, deliveries doubled ${d.doubledDeliveries}`,
         '',
       ].join('\n'),
     );
