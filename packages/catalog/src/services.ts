@@ -46,10 +46,12 @@ export const SERVICES = [
     scopes: ['merchants', 'providers', 'flows', 'cards', 'charges', 'tokens', 'reports', 'receipts'],
     secrets: [
       {
-        env: 'CARD_ENCRYPTION_KEY',
-        description: 'encrypts stored card data',
+        // The Secret key keeps its name from the single-key days: an existing Secret is a ring of one key, k0.
+        env: 'CARD_ENCRYPTION_KEYS',
+        description: 'the card vault key ring (id:key entries, the first seals; a bare key is k0)',
         devstack: 'hex32',
         helm: { secretName: 'platform-payments-keys', key: 'card-encryption-key' },
+        lifecycle: 'rotate by putting a new key first, and keep each key until no stored value needs it',
         composePlaceholder: '0000000000000000000000000000000000000000000000000000000000000001',
       },
       {

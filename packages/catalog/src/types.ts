@@ -13,6 +13,8 @@ export interface SecretSpec {
   readonly helm: { readonly secretName: string; readonly key: string };
   /** The placeholder docker-compose.yml falls back to (`${ENV:-placeholder}`); never a production value. */
   readonly composePlaceholder: string;
+  /** How it may change, for the Helm notes; absent: it must never change. */
+  readonly lifecycle?: string;
 }
 
 /** A plain variable a service gets beyond the common ones (GRPC_PORT, DATABASE_URL, NATS_URL, LOG_LEVEL, <NAME>_GRPC_URL). */

@@ -26,8 +26,22 @@ export const serviceEnv = {
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().min(1),
+  /** Prometheus metrics on their own port (GET /metrics), apart from the API; 0 takes any free port. */
+  METRICS_ENABLED: booleanString.default(true),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** How long a SIGTERM waits for in-flight calls before forcing the server down. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * How long a SIGTERM keeps serving while the health check already answers NOT_SERVING, before the drain: readiness
+   * probes and load balancers take the replica out first, so no new call finds it closing (the chart sets it).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /**
+   * A connection older than this is asked to close (GOAWAY) once its calls are done, so clients resolve the service's
+   * name again and find replicas added since (a headless Service's DNS answers every ready pod). 0: never.
+   */
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).default(300_000),
 };
 
 /**

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { serializeError, type Logger } from './log';
+import { addCollector, gauge, histogram } from './metrics';
 
 export type { Pool, PoolClient };
 
@@ -20,7 +21,72 @@ export function createPool(options: { url: string; size?: number; log: Logger; n
   // An idle client that loses its connection emits here; without a handler the process would crash. Only the
   // error's own fields are logged: pg attaches the client, whose connection parameters must not reach a log.
   pool.on('error', (err) => options.log.warn({ err: serializeError(err) }, 'idle database connection failed'));
+  timeQueries(pool);
   return pool;
+}
+
+const OPERATIONS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK']);
+
+/** The statement's kind for the latency label: its first keyword, or OTHER (WITH, DDL, LISTEN...). */
+export function operationOf(text: unknown): string {
+  if (typeof text !== 'string') return 'OTHER';
+  const match = /^\s*([A-Za-z]+)/.exec(text);
+  const word = match?.[1]?.toUpperCase() ?? 'OTHER';
+  return OPERATIONS.has(word) ? word : 'OTHER';
+}
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/**
+ * Query latency by statement kind, and the pool's clients (in use, idle, waited for) at scrape time. Each client's
+ * `query` is timed as it connects: the pool's own `query` goes through it, with a callback, and transactions call it
+ * directly. Streams (a cursor) pass through untimed.
+ */
+function timeQueries(pool: Pool): void {
+  const seconds = histogram({ name: 'db_query_duration_seconds', help: 'PostgreSQL statement latency, by statement kind', labelNames: ['operation'] });
+  // One child per statement kind, made once: observing through it skips hashing the labels on every statement.
+  const timers = new Map<string, ReturnType<typeof seconds.labels>>();
+  const timerOf = (operation: string) => {
+    let timer = timers.get(operation);
+    if (!timer) timers.set(operation, (timer = seconds.labels({ operation })));
+    return timer;
+  };
+  pool.on('connect', (client) => {
+    const original = client.query.bind(client) as QueryFn;
+    const timed: QueryFn = (...args) => {
+      const first = args[0] as { submit?: unknown; text?: unknown } | string | undefined;
+      if (first && typeof first === 'object' && typeof first.submit === 'function') return original(...args);
+      const timer = timerOf(operationOf(typeof first === 'object' ? first?.text : first));
+      const started = performance.now();
+      const done = () => timer.observe((performance.now() - started) / 1000);
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = (...results: unknown[]) => {
+          done();
+          return (callback as QueryFn)(...results);
+        };
+        return original(...args);
+      }
+      const result = original(...args);
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+      return result;
+    };
+    (client as unknown as { query: QueryFn }).query = timed;
+  });
+  const clients = gauge({ name: 'db_pool_clients', help: 'PostgreSQL pool clients: total, idle, and requests waiting for one', labelNames: ['state'] });
+  const max = gauge({ name: 'db_pool_max_clients', help: 'The most clients the PostgreSQL pool opens' });
+  const remove = addCollector(async () => {
+    // A pool that was ended (its service stopped) is no longer reported.
+    if ((pool as unknown as { ending?: boolean }).ending) {
+      remove();
+      return;
+    }
+    clients.set({ state: 'total' }, pool.totalCount);
+    clients.set({ state: 'idle' }, pool.idleCount);
+    clients.set({ state: 'waiting' }, pool.waitingCount);
+    max.set(pool.options.max ?? 10);
+  });
 }
 
 export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {

@@ -4,6 +4,7 @@ import {
   AckPolicy,
   connect,
   DeliverPolicy,
+  headers as natsHeaders,
   nanos,
   RetentionPolicy,
   StorageType,
@@ -15,7 +16,9 @@ import {
 import type { Pool } from 'pg';
 import { withTransaction, type Queryable } from './db';
 import type { Logger } from './log';
+import { addCollector, counter, gauge } from './metrics';
 import { sleep } from './time';
+import { contextFrom, inSpan, linksTo, SpanKind, traceCarrier, type TraceCarrier } from './trace';
 
 /** The envelope of every domain event, on the wire and in the outbox. */
 export interface DomainEvent<T = unknown> {
@@ -34,7 +37,7 @@ export const EVENTS_STREAM = 'EVENTS';
  * their services exist.
  */
 export const EVENT_CONTEXTS: readonly string[] = [
-  ...new Set([...SERVICES.map((s) => s.name), 'payments', 'sessions', 'customers', 'sellers', 'payouts', 'settings', 'webhooks']),
+  ...new Set([...SERVICES.map((s) => s.name), 'payments', 'sessions', 'customers', 'sellers', 'payouts', 'settings', 'webhooks', 'subscriptions']),
 ];
 /** JetStream drops a second publish with the same Nats-Msg-Id inside this window. */
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -76,6 +79,9 @@ export async function ensureEventStream(nc: NatsConnection): Promise<void> {
   }
 }
 
+/** NATS error codes of a publish that never reached a stream because the connection could not carry it. */
+const BROKER_UNREACHABLE = new Set(['TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT']);
+
 /** Writes an event in the caller's transaction; the relay publishes it after commit. */
 export async function enqueueEvent<T>(
   tx: Queryable,
@@ -88,8 +94,37 @@ export async function enqueueEvent<T>(
     clientId: event.clientId,
     data: event.data,
   };
-  await tx.query('INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, $3)', [envelope.id, envelope.type, JSON.stringify(envelope)]);
+  const trace = traceCarrier();
+  await tx.query('INSERT INTO outbox (id, subject, payload, headers) VALUES ($1, $2, $3, $4)', [
+    envelope.id,
+    envelope.type,
+    JSON.stringify(envelope),
+    trace ? JSON.stringify(trace) : null,
+  ]);
   return envelope;
+}
+
+/** The trace context each consumed event was published in, for work it leaves for later (a job per event). */
+const eventTraces = new WeakMap<DomainEvent, TraceCarrier>();
+
+export function traceOfEvent(event: DomainEvent): TraceCarrier | undefined {
+  return eventTraces.get(event);
+}
+
+/**
+ * The outbox's backlog at scrape time: events not yet published and how long the oldest has waited. Both stay near
+ * zero while the relay keeps up; a growing age means events are written but not reaching NATS.
+ */
+export function collectOutboxMetrics(pool: Pool): () => void {
+  const backlog = gauge({ name: 'outbox_backlog_events', help: 'Events written to the outbox and not yet published to NATS' });
+  const oldest = gauge({ name: 'outbox_oldest_unpublished_age_seconds', help: 'How long the oldest unpublished outbox event has waited' });
+  return addCollector(async () => {
+    const { rows } = await pool.query<{ backlog: string; age: number | null }>(
+      `SELECT count(*) AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox WHERE published_at IS NULL`,
+    );
+    backlog.set(Number(rows[0]?.backlog ?? 0));
+    oldest.set(Math.max(0, rows[0]?.age ?? 0));
+  });
 }
 
 /**
@@ -141,19 +176,55 @@ export class OutboxRelay {
     await this.loop;
   }
 
-  /** One pass: publishes up to a batch; returns how many were published. */
+  /**
+   * One pass: publishes up to a batch; returns how many were published. An event the broker refuses is put off
+   * (1 s after its first failure, doubling up to 5 minutes) while the others of the batch are marked published: one
+   * event that cannot go out (a subject no stream takes) never holds back the ones behind it. A pass that cannot
+   * reach the broker at all fails as a whole and is retried.
+   */
   async relayOnce(): Promise<number> {
     const batchSize = this.deps.batchSize ?? 100;
     return withTransaction(this.deps.pool, async (tx) => {
-      const { rows } = await tx.query<{ id: string; subject: string; payload: unknown }>(
-        `SELECT id, subject, payload FROM outbox WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      const { rows } = await tx.query<{ id: string; subject: string; payload: unknown; headers: TraceCarrier | null }>(
+        `SELECT id, subject, payload, headers FROM outbox WHERE published_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [batchSize],
       );
       if (rows.length === 0) return 0;
       // Every publish is written to the connection in row order before any acknowledgement is awaited.
-      await Promise.all(rows.map((row) => this.deps.js.publish(row.subject, Buffer.from(JSON.stringify(row.payload)), { msgID: row.id })));
-      await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
+      const results = await Promise.allSettled(rows.map((row) => this.publish(row)));
+      const published = rows.filter((_row, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
+      const refused = rows.flatMap((row, i) => {
+        const result = results[i]!;
+        return result.status === 'rejected' ? [{ row, error: result.reason as unknown }] : [];
+      });
+      // The broker out of reach is not the event's fault: the pass fails and is tried again, nothing put off.
+      const unreachable = refused.find((r) => BROKER_UNREACHABLE.has(String((r.error as { code?: unknown } | null)?.code)));
+      if (unreachable) throw unreachable.error;
+      if (published.length > 0) await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [published]);
+      if (refused.length > 0) {
+        await tx.query(
+          `UPDATE outbox SET publish_failures = publish_failures + 1,
+                  retry_at = now() + least(interval '5 minutes', interval '1 second' * power(2, least(publish_failures, 20)))
+            WHERE id = ANY($1::uuid[])`,
+          [refused.map((r) => r.row.id)],
+        );
+        for (const { row, error } of refused) this.deps.log.warn({ err: error, eventId: row.id, subject: row.subject }, 'event refused by the broker; put off');
+      }
+      publishedTotal().inc(published.length);
       return rows.length;
+    });
+  }
+
+  /** One event to JetStream; an event written in a traced call is published in a span of that trace. */
+  private publish(row: { id: string; subject: string; payload: unknown; headers: TraceCarrier | null }) {
+    const data = Buffer.from(JSON.stringify(row.payload));
+    if (!row.headers) return this.deps.js.publish(row.subject, data, { msgID: row.id });
+    return inSpan(`${row.subject} publish`, { kind: SpanKind.PRODUCER, parent: contextFrom(row.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': row.subject } }, () => {
+      const carrier = traceCarrier();
+      const h = natsHeaders();
+      for (const [key, value] of Object.entries(carrier ?? row.headers!)) h.set(key, value);
+      return this.deps.js.publish(row.subject, data, { msgID: row.id, headers: h });
     });
   }
 
@@ -214,6 +285,33 @@ export interface ConsumerOptions {
 /** Events applied in one transaction at most. */
 const BATCH_EVENTS = 64;
 
+const publishedTotal = () => counter({ name: 'outbox_published_total', help: 'Outbox events published to NATS' });
+const consumedTotal = () =>
+  counter({ name: 'events_consumed_total', help: 'Events handled by a durable consumer: applied, duplicate (already applied) or failed', labelNames: ['durable', 'outcome'] });
+
+/** A message's trace headers, when it carries them. */
+function traceHeadersOf(msg: JsMsg): TraceCarrier | undefined {
+  const traceparent = msg.headers?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = msg.headers?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/**
+ * A durable consumer's lag at scrape time: events in the stream it has not been given yet, and events given and not
+ * yet acknowledged.
+ */
+function collectConsumerLag(nc: NatsConnection, durable: string): () => void {
+  const pending = gauge({ name: 'nats_consumer_pending_messages', help: 'Events in the stream not yet delivered to the durable consumer', labelNames: ['durable'] });
+  const ackPending = gauge({ name: 'nats_consumer_ack_pending_messages', help: 'Events delivered to the durable consumer and not yet acknowledged', labelNames: ['durable'] });
+  return addCollector(async () => {
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.consumers.info(EVENTS_STREAM, durable);
+    pending.set({ durable }, info.num_pending);
+    ackPending.set({ durable }, info.num_ack_pending);
+  });
+}
+
 /**
  * A durable JetStream consumer that applies each event once: the handler runs in a transaction that also
  * records the event id, and the message is acknowledged only after that commit. A redelivered event whose id
@@ -250,13 +348,22 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
   /** Applies one event in a transaction of its own; answers whether it was acknowledged. */
   const applyOne = async (msg: JsMsg, event: DomainEvent): Promise<void> => {
     try {
-      await withTransaction(pool, async (tx) => {
-        const fresh = await tx.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id', [durable, event.id]);
-        if (fresh.rowCount === 0) return;
-        await apply([event], tx);
-      });
+      const trace = eventTraces.get(event);
+      const applied = await inSpan(
+        `${event.type} process`,
+        { kind: SpanKind.CONSUMER, parent: contextFrom(trace), attributes: { 'messaging.system': 'nats', 'messaging.consumer.group.name': durable } },
+        () =>
+          withTransaction(pool, async (tx) => {
+            const fresh = await tx.query('INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id', [durable, event.id]);
+            if (fresh.rowCount === 0) return false;
+            await apply([event], tx);
+            return true;
+          }),
+      );
       msg.ack();
+      consumedTotal().inc({ durable, outcome: applied ? 'applied' : 'duplicate' });
     } catch (error) {
+      consumedTotal().inc({ durable, outcome: 'failed' });
       const delay = Math.min(60_000, 1000 * 2 ** Math.min(msg.info.redeliveryCount, 6));
       log.warn({ err: error, eventId: event.id, type: event.type, delay }, 'event handling failed; redelivery scheduled');
       msg.nak(delay);
@@ -270,20 +377,27 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
   const applyBatch = async (batch: Array<{ msg: JsMsg; event: DomainEvent }>): Promise<void> => {
     if (batch.length === 1) return applyOne(batch[0]!.msg, batch[0]!.event);
     try {
-      await withTransaction(pool, async (tx) => {
-        const { rows } = await tx.query<{ event_id: string }>(
-          'INSERT INTO processed_events (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id',
-          [durable, batch.map((b) => b.event.id)],
-        );
-        const fresh = new Set(rows.map((r) => r.event_id));
-        // An event may come twice in one batch (published again under another message id): it applies once.
-        const events: DomainEvent[] = [];
-        for (const { event } of batch) {
-          if (fresh.delete(event.id)) events.push(event);
-        }
-        await apply(events, tx);
-      });
+      const links = linksTo(batch.map((b) => eventTraces.get(b.event)));
+      const attributes = { 'messaging.system': 'nats', 'messaging.batch.message_count': batch.length };
+      const applied = await inSpan(`${durable} process batch`, { kind: SpanKind.CONSUMER, links, attributes }, () =>
+        withTransaction(pool, async (tx) => {
+          const { rows } = await tx.query<{ event_id: string }>(
+            'INSERT INTO processed_events (consumer, event_id) SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id',
+            [durable, batch.map((b) => b.event.id)],
+          );
+          const fresh = new Set(rows.map((r) => r.event_id));
+          // An event may come twice in one batch (published again under another message id): it applies once.
+          const events: DomainEvent[] = [];
+          for (const { event } of batch) {
+            if (fresh.delete(event.id)) events.push(event);
+          }
+          await apply(events, tx);
+          return events.length;
+        }),
+      );
       for (const { msg } of batch) msg.ack();
+      consumedTotal().inc({ durable, outcome: 'applied' }, applied);
+      if (applied < batch.length) consumedTotal().inc({ durable, outcome: 'duplicate' }, batch.length - applied);
     } catch {
       for (const { msg, event } of batch) await applyOne(msg, event);
     }
@@ -312,7 +426,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
           const batch: Array<{ msg: JsMsg; event: DomainEvent }> = [];
           for (const msg of arrived) {
             try {
-              batch.push({ msg, event: JSON.parse(Buffer.from(msg.data).toString('utf8')) as DomainEvent });
+              const event = JSON.parse(Buffer.from(msg.data).toString('utf8')) as DomainEvent;
+              const trace = traceHeadersOf(msg);
+              if (trace) eventTraces.set(event, trace);
+              batch.push({ msg, event });
             } catch (error) {
               log.error({ err: error, subject: msg.subject }, 'malformed event dropped');
               msg.term();
@@ -328,8 +445,10 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
     }
   })();
 
+  const stopCollecting = collectConsumerLag(nc, durable);
   return {
     stop: async () => {
+      stopCollecting();
       stopped = true;
       messages?.stop();
       await loop;

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
+import path from 'node:path';
 import {
   Metadata,
   Server,
   ServerCredentials,
   credentials,
+  status as GrpcStatus,
   type CallOptions,
   type ClientReadableStream,
   type ClientUnaryCall,
@@ -14,10 +18,14 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { PROTO_DIR } from '@platform/contracts';
 import { HealthImplementation } from 'grpc-health-check';
 import { ZodError } from 'zod';
 import { AppError, fromGrpcError, toGrpcError } from './errors';
 import type { Logger } from './log';
+import { observeGrpcCall } from './metrics';
 
 /** The shape ts-proto generates for each unary method of a service definition. */
 export interface UnaryMethod<Req, Res> {
@@ -82,15 +90,24 @@ export function toAppError(error: unknown, log: Logger): AppError {
  * Writes what a streaming handler yields, waiting whenever the client is slower than the handler (memory stays
  * flat), and stops reading when the client goes away. A failure before or during the stream is the call's status.
  */
-async function streamTo(call: ServerWritableStream<unknown, unknown>, messages: AsyncIterable<unknown>, context: CallContext): Promise<void> {
+async function streamTo(call: ServerWritableStream<unknown, unknown>, messages: AsyncIterable<unknown>, context: CallContext, path: string): Promise<void> {
+  const started = performance.now();
+  let code: number = GrpcStatus.OK;
   try {
     for await (const message of messages) {
-      if (call.cancelled) return;
+      if (call.cancelled) {
+        code = GrpcStatus.CANCELLED;
+        return;
+      }
       if (!call.write(message)) await Promise.race([once(call, 'drain'), once(call, 'cancelled')]);
     }
     call.end();
   } catch (error) {
-    call.emit('error', toGrpcError(toAppError(error, context.log)));
+    const grpcError = toGrpcError(toAppError(error, context.log));
+    code = grpcError.code;
+    call.emit('error', grpcError);
+  } finally {
+    observeGrpcCall('server', path, code, (performance.now() - started) / 1000);
   }
 }
 
@@ -110,17 +127,22 @@ export function implement<S extends ServiceDefinition>(definition: S, handlers: 
     if (method.responseStream) {
       implementation[name] = (call: ServerWritableStream<unknown, unknown>) => {
         const context = contextOf(call.metadata);
-        void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context);
+        void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context, method.path);
       };
       continue;
     }
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const context = contextOf(call.metadata);
+      const started = performance.now();
       (handler as Handler<unknown, unknown>)(call.request as RequestOf<S[typeof name]>, context).then(
-        (response) => callback(null, response),
+        (response) => {
+          observeGrpcCall('server', method.path, GrpcStatus.OK, (performance.now() - started) / 1000);
+          callback(null, response);
+        },
         (error: unknown) => {
-          const appError = toAppError(error, context.log);
-          callback(toGrpcError(appError));
+          const grpcError = toGrpcError(toAppError(error, context.log));
+          observeGrpcCall('server', method.path, grpcError.code, (performance.now() - started) / 1000);
+          callback(grpcError);
         },
       );
     };
@@ -138,8 +160,30 @@ export interface RegisteredService {
 export interface RunningGrpcServer {
   port: number;
   health: HealthImplementation;
+  /** Answers NOT_SERVING to health checks from now on (readiness turns false) while calls are still served. */
+  notServing(): void;
   /** Marks the server not serving, lets in-flight calls finish for up to graceMs, then forces it down. */
   shutdown(graceMs?: number): Promise<void>;
+}
+
+const HEALTH_SERVICE = 'grpc.health.v1.Health';
+let protoDefinitions: PackageDefinition | undefined;
+
+/** Every .proto of the platform and the health service's, loaded once per process for reflection. */
+function platformProtos(): PackageDefinition {
+  if (protoDefinitions) return protoDefinitions;
+  const files = (readdirSync(PROTO_DIR, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')).sort();
+  const healthProto = require.resolve('grpc-health-check/proto/health/v1/health.proto');
+  protoDefinitions = loadSync([...files, healthProto], { includeDirs: [PROTO_DIR, path.dirname(healthProto)], keepCase: true });
+  return protoDefinitions;
+}
+
+/**
+ * gRPC server reflection (v1 and v1alpha) for the services this server runs and its health service, so an operator
+ * can list and call any RPC with grpcurl without the .proto files: `grpcurl -plaintext host:port list`.
+ */
+function addReflection(server: Server, serviceNames: string[]): void {
+  new ReflectionService(platformProtos(), { services: [...serviceNames, HEALTH_SERVICE] }).addToServer(server);
 }
 
 export async function startGrpcServer(options: {
@@ -147,8 +191,13 @@ export async function startGrpcServer(options: {
   port?: number;
   services: RegisteredService[];
   log: Logger;
+  /** See GRPC_MAX_CONNECTION_AGE_MS; 0 or omitted: connections live as long as their clients keep them. */
+  maxConnectionAgeMs?: number;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs, 'grpc.max_connection_age_grace_ms': 30_000 } : {}),
+  });
   const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
   for (const s of options.services) {
     server.addService(s.definition, s.implementation);
@@ -156,16 +205,21 @@ export async function startGrpcServer(options: {
   }
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
+  addReflection(server, options.services.map((s) => s.name));
   const address = `${options.host ?? '0.0.0.0'}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort)));
   });
   options.log.info({ port }, 'gRPC server listening');
+  const notServing = () => {
+    for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+  };
   return {
     port,
     health,
+    notServing,
     shutdown: async (graceMs = 10_000) => {
-      for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+      notServing();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.forceShutdown();
@@ -225,7 +279,44 @@ interface GeneratedClient {
 }
 
 /**
- * Builds a promise client over a ts-proto grpc-js client constructor. Errors come back as the AppError the
+ * The grpc-js target for an upstream address: `host:port` as it is (grpc-js resolves the name through DNS and gets
+ * every address of it: a Kubernetes headless Service answers one per ready pod), or a comma-separated list of
+ * IP:port, one per replica (`127.0.0.1:5001,127.0.0.1:5002`, as `npm start` gives with REPLICAS), which becomes the
+ * `ipv4:`/`ipv6:` target that lists them. A list of names is refused: grpc-js resolves one name per target.
+ */
+export function grpcTarget(address: string): string {
+  const parts = address.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  if (parts.length === 0) throw new Error('empty gRPC address');
+  if (parts.length === 1) return parts[0]!;
+  const hosts = parts.map((part) => {
+    const bracketed = /^\[([0-9A-Fa-f:.]+)\]:(\d{1,5})$/.exec(part);
+    if (bracketed) return { family: 6, host: part };
+    const plain = /^([^:]+):(\d{1,5})$/.exec(part);
+    if (plain && isIPv4(plain[1]!)) return { family: 4, host: part };
+    throw new Error(`gRPC address list ${address}: ${part} is not IP:port (a list takes IP addresses; give one DNS name for several replicas)`);
+  });
+  const family = hosts[0]!.family;
+  if (hosts.some((h) => h.family !== family)) throw new Error(`gRPC address list ${address}: IPv4 and IPv6 addresses cannot be mixed`);
+  return `ipv${family}:${hosts.map((h) => h.host).join(',')}`;
+}
+
+/**
+ * Channel options every client of the platform uses: calls spread over every address the target resolves to (one
+ * per replica), each replica on a connection of its own (round_robin; grpc-js's default, pick_first, would send
+ * everything to the first one), and a restarted upstream found again within seconds instead of after grpc-js's
+ * default two-minute backoff cap.
+ */
+export const CLIENT_CHANNEL_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.max_reconnect_backoff_ms': 3000,
+  'grpc.max_receive_message_length': 8 * 1024 * 1024,
+} as const;
+
+/**
+ * Builds a promise client over a ts-proto grpc-js client constructor, for one address or a list of replicas (see
+ * grpcTarget), its calls spread round robin over them. Errors come back as the AppError the
  * service raised (kind, businessCode, declinedCode, field details), so upstream codes survive each hop.
  */
 export function createPromiseClient<S extends ServiceDefinition>(
@@ -234,13 +325,7 @@ export function createPromiseClient<S extends ServiceDefinition>(
   address: string,
   defaults: { deadlineMs?: number } = {},
 ): PromiseClient<S> {
-  const client = new ClientConstructor(address, credentials.createInsecure(), {
-    'grpc.keepalive_time_ms': 30_000,
-    // A restarted upstream is found again within seconds instead of after grpc-js's default two-minute backoff cap.
-    'grpc.initial_reconnect_backoff_ms': 200,
-    'grpc.max_reconnect_backoff_ms': 3000,
-    'grpc.max_receive_message_length': 8 * 1024 * 1024,
-  }) as unknown as Record<string, UnaryClientMethod<unknown, unknown>> & GeneratedClient;
+  const client = new ClientConstructor(grpcTarget(address), credentials.createInsecure(), CLIENT_CHANNEL_OPTIONS) as unknown as Record<string, UnaryClientMethod<unknown, unknown>> & GeneratedClient;
   const wrapped: Record<string, unknown> = { close: () => client.close() };
   const metadataOf = (meta: CallMeta) => {
     const metadata = new Metadata();
@@ -257,13 +342,17 @@ export function createPromiseClient<S extends ServiceDefinition>(
         messagesOf(stream.call(client, request, metadataOf(meta), { deadline: Date.now() + (meta.deadlineMs ?? STREAM_DEADLINE_MS) }));
       continue;
     }
+    const path = definition[name]!.path;
     wrapped[name] = (request: unknown, meta: CallMeta = {}) =>
       new Promise((resolve, reject) => {
         const metadata = metadataOf(meta);
         const deadlineMs = meta.deadlineMs ?? defaults.deadlineMs ?? 15_000;
-        method.call(client, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) =>
-          error ? reject(fromGrpcError(error)) : resolve(response),
-        );
+        const started = performance.now();
+        method.call(client, request, metadata, { deadline: Date.now() + deadlineMs }, (error, response) => {
+          observeGrpcCall('client', path, error ? error.code : GrpcStatus.OK, (performance.now() - started) / 1000);
+          if (error) reject(fromGrpcError(error));
+          else resolve(response);
+        });
       });
   }
   return wrapped as PromiseClient<S>;

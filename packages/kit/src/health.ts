@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
+import { CLIENT_CHANNEL_OPTIONS, grpcTarget } from './grpc';
 
 /**
  * What a grpc.health.v1 Check answers, by name (`SERVING`, `NOT_SERVING`, `SERVICE_UNKNOWN`, `UNKNOWN`), or
@@ -34,10 +35,11 @@ export interface GrpcHealthProbe {
 /**
  * A probe that keeps its channel open between checks (for a caller that asks again and again, like the gateway's
  * /health). `serviceName` is the fully qualified gRPC service (`settings.v1.SettingsService`); '' asks about the
- * server as a whole. A server that does not know the name answers `SERVICE_UNKNOWN`.
+ * server as a whole. A server that does not know the name answers `SERVICE_UNKNOWN`. For a list of replicas (see
+ * grpcTarget) each check asks the next one that is connected: SERVING while any replica serves.
  */
 export function createGrpcHealthProbe(address: string, serviceName = '', timeoutMs = 1000): GrpcHealthProbe {
-  const client = new HealthClientConstructor(address, credentials.createInsecure()) as unknown as HealthClient;
+  const client = new HealthClientConstructor(grpcTarget(address), credentials.createInsecure(), CLIENT_CHANNEL_OPTIONS) as unknown as HealthClient;
   return {
     check: () =>
       new Promise<GrpcHealthStatus>((resolve) => {

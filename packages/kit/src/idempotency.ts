@@ -29,6 +29,33 @@ export interface IdempotencyCodec<T> {
   decode(bytes: Uint8Array): T;
 }
 
+/**
+ * A codec for answers that are plain data: JSON, with Dates and Buffers given back as Dates and Buffers. An answer
+ * whose wire message is at hand can use that message's encode and decode instead.
+ */
+export function jsonCodec<T>(): IdempotencyCodec<T> {
+  return {
+    encode: (value) =>
+      Buffer.from(
+        JSON.stringify(value, function (this: Record<string, unknown>, key, replaced: unknown) {
+          const raw = this[key];
+          if (raw instanceof Date) return { $date: raw.toISOString() };
+          if (Buffer.isBuffer(raw)) return { $bytes: raw.toString('base64') };
+          return replaced;
+        }),
+      ),
+    decode: (bytes) =>
+      JSON.parse(Buffer.from(bytes).toString('utf8'), (_key, value: unknown) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+        const tagged = value as { $date?: unknown; $bytes?: unknown };
+        if (Object.keys(value).length !== 1) return value;
+        if (typeof tagged.$date === 'string') return new Date(tagged.$date);
+        if (typeof tagged.$bytes === 'string') return Buffer.from(tagged.$bytes, 'base64');
+        return value;
+      }) as T,
+  };
+}
+
 export interface IdempotencyOptions<T> {
   clientId: string;
   key: string | undefined;
@@ -47,6 +74,33 @@ export interface IdempotentSteps<P, T> {
   prepare: (attempt: { takeover: boolean }) => Promise<P>;
   /** Runs in the transaction that completes the record, so the change and its answer commit together. */
   commit: (tx: PoolClient, prepared: P) => Promise<T>;
+}
+
+const RELEASES_KEY = Symbol('releasesIdempotencyKey');
+
+/**
+ * Runs a read-only check that asks another service, before the request changes anything. When that service does
+ * not answer (`unavailable`), the claim on the idempotency key is given up instead of recorded, so a retry with the
+ * same key runs the request again: nothing was done, and a 503 replayed for a day would help no one. Any other
+ * failure is recorded as usual.
+ */
+export async function checkBeforeChange<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    if (error instanceof AppError && error.kind === 'unavailable') Object.defineProperty(error, RELEASES_KEY, { value: true });
+    throw error;
+  }
+}
+
+/**
+ * Failures that give the key up rather than being recorded: a dependency that did not answer a check made before any
+ * change (see checkBeforeChange), and not_found. A 404 changed nothing, and its message may name an id that is not the
+ * caller's, which the caller's idempotency record must not keep; a retry asks again.
+ */
+function releasesKey(error: unknown): boolean {
+  if (!(error instanceof AppError)) return false;
+  return error.kind === 'not_found' || (error as unknown as Record<symbol, unknown>)[RELEASES_KEY] === true;
 }
 
 const inProgress = () => errors.conflict('A request with this X-Idempotency-Key is still being processed', 'idempotency_request_in_progress');
@@ -144,6 +198,11 @@ async function run<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: Idem
       return result;
     });
   } catch (error) {
+    if (releasesKey(error)) {
+      const released = await pool.query(`DELETE FROM idempotency_keys WHERE ${ours}`, [clientId, key, claimedAt]);
+      if (released.rowCount === 0) throw inProgress();
+      throw error;
+    }
     // The first answer is the answer, 5xx included (the compatible contract): a failure is recorded and replayed.
     const app = error instanceof AppError ? error : new AppError('internal', 'Internal error', { cause: error });
     const stored: StoredError = {

@@ -11,6 +11,8 @@ export * from './instance';
 export * from './input';
 export * from './jobs';
 export * from './log';
+export * from './metrics';
 export * from './paging';
 export * from './service';
 export * from './time';
+export * from './trace';

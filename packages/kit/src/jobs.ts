@@ -16,6 +16,8 @@ import {
 import type { Pool } from 'pg';
 import type { Queryable } from './db';
 import { serializeError, type Logger } from './log';
+import { addCollector, counter, gauge } from './metrics';
+import { contextFrom, inSpan, SpanKind, traceCarrier, type TraceCarrier } from './trace';
 
 /**
  * Durable jobs on graphile-worker: its tables live in their own schema of the service's database, jobs are added
@@ -72,15 +74,28 @@ function attemptsLimit(maxAttempts: number | undefined): number {
  * A dedupe key makes scheduling idempotent: while a job of that kind and key exists (waiting, running or failed for
  * good), a second schedule is ignored. Keys are free again once their job has finished.
  */
-export async function scheduleJob(
-  tx: Queryable,
-  job: { kind: string; runAt: Date; payload?: Record<string, unknown>; dedupeKey?: string; maxAttempts?: number },
-): Promise<string> {
+export interface JobSpec {
+  kind: string;
+  runAt: Date;
+  payload?: Record<string, unknown>;
+  dedupeKey?: string;
+  maxAttempts?: number;
+  /** The trace the job continues; by default the one of the call that schedules it (none when tracing is off). */
+  trace?: TraceCarrier;
+}
+
+/** The payload as stored: the job's own fields, and the trace it continues under `_trace`. */
+function storedPayload(job: JobSpec): string {
+  const trace = job.trace ?? traceCarrier();
+  return JSON.stringify(trace ? { ...job.payload, _trace: trace } : (job.payload ?? {}));
+}
+
+export async function scheduleJob(tx: Queryable, job: JobSpec): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
     `SELECT (${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'unsafe_dedupe')).id`,
     [
       job.kind,
-      JSON.stringify(job.payload ?? {}),
+      storedPayload(job),
       job.runAt,
       attemptsLimit(job.maxAttempts),
       job.dedupeKey === undefined ? null : jobKeyOf(job.kind, job.dedupeKey),
@@ -90,10 +105,7 @@ export async function scheduleJob(
 }
 
 /** Schedules many jobs in one statement, each as `scheduleJob` would; answers their ids in order. */
-export async function scheduleJobs(
-  tx: Queryable,
-  jobs: ReadonlyArray<{ kind: string; runAt: Date; payload?: Record<string, unknown>; dedupeKey?: string; maxAttempts?: number }>,
-): Promise<string[]> {
+export async function scheduleJobs(tx: Queryable, jobs: ReadonlyArray<JobSpec>): Promise<string[]> {
   if (jobs.length === 0) return [];
   const { rows } = await tx.query<{ id: string }>(
     `SELECT (${JOBS_SCHEMA}.add_job(j.kind, j.payload::json, run_at => j.run_at, max_attempts => j.max_attempts, job_key => j.job_key, job_key_mode => 'unsafe_dedupe')).id
@@ -101,7 +113,7 @@ export async function scheduleJobs(
      ORDER BY j.n`,
     [
       jobs.map((j) => j.kind),
-      jobs.map((j) => JSON.stringify(j.payload ?? {})),
+      jobs.map(storedPayload),
       jobs.map((j) => j.runAt),
       jobs.map((j) => attemptsLimit(j.maxAttempts)),
       jobs.map((j) => (j.dedupeKey === undefined ? null : jobKeyOf(j.kind, j.dedupeKey))),
@@ -188,9 +200,14 @@ export async function migrateJobs(pool: Pool, log: Logger): Promise<void> {
   }
 }
 
-function jobOf(rawPayload: unknown, helpers: JobHelpers): Job {
-  const { _cron: cron, ...payload } = (rawPayload && typeof rawPayload === 'object' ? rawPayload : {}) as Record<string, unknown> & {
+function jobOf(rawPayload: unknown, helpers: JobHelpers): Job & { trace?: TraceCarrier } {
+  const {
+    _cron: cron,
+    _trace: trace,
+    ...payload
+  } = (rawPayload && typeof rawPayload === 'object' ? rawPayload : {}) as Record<string, unknown> & {
     _cron?: { ts: string; backfilled?: boolean };
+    _trace?: TraceCarrier;
   };
   const source = helpers.job;
   return {
@@ -201,7 +218,41 @@ function jobOf(rawPayload: unknown, helpers: JobHelpers): Job {
     attempts: source.attempts,
     maxAttempts: source.max_attempts,
     ...(cron ? { cron: { scheduledFor: new Date(cron.ts), backfilled: cron.backfilled === true } } : {}),
+    ...(trace ? { trace } : {}),
   };
+}
+
+const completedTotal = () =>
+  counter({ name: 'jobs_completed_total', help: 'Job attempts finished, by task and outcome (succeeded or failed)', labelNames: ['task', 'outcome'] });
+
+/**
+ * The job queue at scrape time, by task: due and waiting for a worker, running, failed for good; and how long the
+ * oldest due job has waited. A growing age means the runners cannot keep up (or none is running).
+ */
+export function collectJobMetrics(pool: Pool): () => void {
+  const due = gauge({ name: 'jobs_due', help: 'Jobs due to run and not yet taken by a worker', labelNames: ['task'] });
+  const running = gauge({ name: 'jobs_running', help: 'Jobs a worker is running now', labelNames: ['task'] });
+  const failed = gauge({ name: 'jobs_failed', help: 'Jobs that failed every attempt and will not run again', labelNames: ['task'] });
+  const oldest = gauge({ name: 'jobs_oldest_due_age_seconds', help: 'How long the oldest due job has waited for a worker' });
+  return addCollector(async () => {
+    const { rows } = await pool.query<{ task: string; due: string; running: string; failed: string; age: number | null }>(
+      `SELECT task_identifier AS task,
+              count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS due,
+              count(*) FILTER (WHERE locked_at IS NOT NULL) AS running,
+              count(*) FILTER (WHERE attempts >= max_attempts AND locked_at IS NULL) AS failed,
+              extract(epoch FROM now() - min(run_at) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts))::float8 AS age
+         FROM ${JOBS_SCHEMA}.jobs GROUP BY task_identifier`,
+    );
+    for (const gaugeOf of [due, running, failed]) gaugeOf.reset();
+    let age = 0;
+    for (const row of rows) {
+      due.set({ task: row.task }, Number(row.due));
+      running.set({ task: row.task }, Number(row.running));
+      failed.set({ task: row.task }, Number(row.failed));
+      age = Math.max(age, row.age ?? 0);
+    }
+    oldest.set(age);
+  });
 }
 
 export interface JobRunnerOptions {
@@ -251,9 +302,16 @@ export class JobRunner {
     const tasks: TaskList = {};
     for (const [kind, handler] of Object.entries(this.options.handlers)) {
       const task: Task = async (rawPayload, helpers) => {
-        const job = jobOf(rawPayload, helpers);
+        const { trace, ...job } = jobOf(rawPayload, helpers);
         onRun?.(job.id);
-        const outcome = await handler(job);
+        let outcome: JobOutcome;
+        try {
+          outcome = await inSpan(`job ${kind}`, { kind: SpanKind.CONSUMER, parent: contextFrom(trace), attributes: { 'job.attempt': job.attempts } }, () => handler(job));
+          completedTotal().inc({ task: kind, outcome: 'succeeded' });
+        } catch (error) {
+          completedTotal().inc({ task: kind, outcome: 'failed' });
+          throw error;
+        }
         if (outcome && 'rescheduleAt' in outcome) {
           // In `replace` mode a key held by this running job is taken from it (and it is not retried), so the new
           // job is added rather than merged into the one that is about to complete. A job without a key gets one
@@ -263,7 +321,8 @@ export class JobRunner {
             `SELECT ${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'replace')`,
             [
               kind,
-              JSON.stringify(outcome.payload ?? job.payload),
+              // The next run continues the same trace as this one.
+              storedPayload({ kind, runAt: outcome.rescheduleAt, payload: outcome.payload ?? job.payload, trace }),
               outcome.rescheduleAt,
               job.maxAttempts,
               helpers.job.key ?? jobKeyOf(kind, `rescheduled:${job.id}`),

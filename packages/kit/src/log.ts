@@ -1,5 +1,6 @@
 import { types } from 'node:util';
 import pino, { type Logger } from 'pino';
+import { traceFields } from './trace';
 
 export type { Logger };
 
@@ -158,6 +159,8 @@ export function createLogger(options: { name: string; level?: string; destinatio
     // Errors become plain objects in formatters.log already; these cover anything logged past it.
     serializers: { err: serializeError, error: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Inside a traced call, the line names its trace and span, so a log search leads to the trace and back.
+    mixin: traceFields,
     formatters: {
       level: (label) => ({ level: label }),
       log: (object) => redactDeep(object) as Record<string, unknown>,

@@ -4,11 +4,13 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { loadConfig, serviceEnv } from './config';
 import { createPool, KIT_MIGRATIONS_DIR, migrate } from './db';
-import { connectNats, ensureEventStream, OutboxRelay } from './events';
+import { collectOutboxMetrics, connectNats, ensureEventStream, OutboxRelay } from './events';
 import { startGrpcServer, type RegisteredService, type RunningGrpcServer } from './grpc';
-import { migrateJobs } from './jobs';
+import { collectJobMetrics, migrateJobs } from './jobs';
 import { registerInstance, startInstance } from './instance';
 import { createLogger, type Logger } from './log';
+import { startMetricsServer, type MetricsServer } from './metrics';
+import { shutdownTelemetry } from './trace';
 
 export const baseServiceConfig = z.object(serviceEnv);
 export type BaseServiceConfig = z.infer<typeof baseServiceConfig>;
@@ -38,6 +40,8 @@ export interface ServiceDefinitionOptions<S extends z.ZodObject> {
 
 export interface RunningService {
   port: number;
+  /** Where GET /metrics answers; undefined when METRICS_ENABLED is false. */
+  metricsPort?: number;
   runtime: ServiceRuntime<unknown>;
   stop(): Promise<void>;
 }
@@ -66,23 +70,36 @@ export async function startService<S extends z.ZodObject>(
   const runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>> = { config, log, pool, nc, outbox };
   const { services, workers = [] } = await options.wire(runtime);
   outbox.start();
-  const server: RunningGrpcServer = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, log });
+  const stopCollecting = [collectOutboxMetrics(pool), collectJobMetrics(pool)];
+  const metrics: MetricsServer | undefined = config.METRICS_ENABLED
+    ? await startMetricsServer({ service: options.name, host: config.METRICS_HOST, port: config.METRICS_PORT, log })
+    : undefined;
+  const server: RunningGrpcServer = await startGrpcServer({ host: config.GRPC_HOST, port: config.GRPC_PORT, services, log, maxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS });
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Not ready from now on, still serving for SHUTDOWN_DELAY_MS while the probes and balancers notice; then the drain.
+      server.notServing();
+      if (config.SHUTDOWN_DELAY_MS > 0) {
+        log.info({ delayMs: config.SHUTDOWN_DELAY_MS }, 'not ready; serving until the drain');
+        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      }
       log.info('draining');
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
       await Promise.all(workers.map((w) => w.stop().catch((err: unknown) => log.warn({ err }, 'worker stop failed'))));
       await outbox.stop();
       await nc.drain().catch(() => undefined);
+      for (const stopOne of stopCollecting) stopOne();
+      await metrics?.stop();
       await pool.end();
       await instance.stop();
       log.info('stopped');
+      await shutdownTelemetry();
     })();
     return stopping;
   };
-  return { port: server.port, runtime: runtime as ServiceRuntime<unknown>, stop };
+  return { port: server.port, metricsPort: metrics?.port, runtime: runtime as ServiceRuntime<unknown>, stop };
 }
 
 /** Entry point helper for `main.ts`: starts the service and exits cleanly on SIGTERM or SIGINT. */

@@ -59,6 +59,25 @@ describe('outbox and consumers', () => {
     expect(rows[0].n).toBe(2);
   });
 
+  it('puts off an event no stream takes and publishes the ones behind it; subscriptions events have their stream', async () => {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const ids = await withTransaction(pool, async (tx) => [
+      (await enqueueEvent(tx, { type: `nowhere.${entity}.created`, clientId: randomUUID(), data: { n: 1 } })).id,
+      (await enqueueEvent(tx, { type: `subscriptions.${entity}.created`, clientId: randomUUID(), data: { n: 2 } })).id,
+      (await enqueueEvent(tx, { type: `payments.${entity}.created`, clientId: randomUUID(), data: { n: 3 } })).id,
+    ]);
+    const relay = new OutboxRelay({ pool, js: nc.jetstream(), log: silentLog });
+    for (let pass = 0; pass < 3; pass++) await relay.relayOnce();
+    const { rows } = await pool.query<{ id: string; published: boolean; failures: number; later: boolean }>(
+      'SELECT id, published_at IS NOT NULL AS published, publish_failures AS failures, coalesce(retry_at > now(), false) AS later FROM outbox WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(ids[0]!)).toMatchObject({ published: false, failures: 1, later: true });
+    expect([byId.get(ids[1]!)?.published, byId.get(ids[2]!)?.published]).toEqual([true, true]);
+    expect((await eventsFor(nc, `subscriptions.${entity}.created`, 1)).map((e) => e.id)).toEqual([ids[1]]);
+  });
+
   it('applies each event once even when JetStream delivers it again, and retries a failed handler', async () => {
     const entity = `e${randomUUID().replace(/-/g, '')}`;
     const subject = `payments.${entity}.authorized`;

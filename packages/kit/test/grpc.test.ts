@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { credentials, loadPackageDefinition, type Client as GrpcClient, type ClientDuplexStream } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
 import { customers } from '@platform/contracts';
 import { createPromiseClient, errors, implement, startGrpcServer, type CallContext, type RunningGrpcServer } from '../src';
 import { silentLog } from './helpers';
@@ -79,5 +82,34 @@ describe('gRPC bootstrap', () => {
     const dead = createPromiseClient(def, customers.CustomersServiceClient, '127.0.0.1:1', { deadlineMs: 2000 });
     await expect(dead.getCustomer({ clientId: 'c', id: 'x' })).rejects.toMatchObject({ kind: 'unavailable' });
     dead.close();
+  });
+
+  it('answers server reflection (v1), as grpcurl asks it, with the services it runs and their files', async () => {
+    const reflectionProto = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection', 'v1', 'reflection.proto');
+    const loaded = loadPackageDefinition(loadSync(reflectionProto, { keepCase: true })) as unknown as {
+      grpc: { reflection: { v1: { ServerReflection: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => GrpcClient } } };
+    };
+    const reflection = new loaded.grpc.reflection.v1.ServerReflection(`127.0.0.1:${server.port}`, credentials.createInsecure()) as GrpcClient & {
+      ServerReflectionInfo(): ClientDuplexStream<Record<string, unknown>, Record<string, unknown>>;
+    };
+    const ask = (request: Record<string, unknown>) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const call = reflection.ServerReflectionInfo();
+        call.once('data', (answer: Record<string, unknown>) => {
+          resolve(answer);
+          call.end();
+        });
+        call.once('error', reject);
+        call.write(request);
+      });
+    try {
+      const listed = (await ask({ list_services: '' })) as { list_services_response: { service: Array<{ name: string }> } };
+      expect(listed.list_services_response.service.map((s) => s.name).sort()).toEqual(['customers.v1.CustomersService', 'grpc.health.v1.Health']);
+      const described = (await ask({ file_containing_symbol: 'customers.v1.CustomersService' })) as { file_descriptor_response: { file_descriptor_proto: Buffer[] } };
+      const files = described.file_descriptor_response.file_descriptor_proto.map((b) => b.toString('latin1'));
+      expect(files.some((f) => f.includes('CustomersService') && f.includes('CreateCustomer'))).toBe(true);
+    } finally {
+      reflection.close();
+    }
   });
 });

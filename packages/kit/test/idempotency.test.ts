@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AppError, errors, withIdempotency, type IdempotencyCodec, type Pool, type PoolClient } from '../src';
+import { type AppError, checkBeforeChange, errors, jsonCodec, withIdempotency, type IdempotencyCodec, type Pool, type PoolClient } from '../src';
 import { kitDatabase } from './helpers';
 
 const json: IdempotencyCodec<{ id: string }> = {
@@ -125,6 +125,63 @@ describe('withIdempotency in two steps', () => {
     expect(await count(clientId)).toBe(1);
   });
 
+  it('gives the key up when a check of another service before any change is unavailable, so a retry runs again', async () => {
+    const clientId = randomUUID();
+    let checks = 0;
+    const run = () =>
+      withIdempotency(
+        pool,
+        { clientId, key: 'dependency-down', operation: 'things.create', request: { a: 1 }, codec: json },
+        {
+          prepare: async () => {
+            await checkBeforeChange(async () => {
+              checks++;
+              if (checks === 1) throw errors.unavailable('A platform service is unavailable');
+            });
+            return randomUUID();
+          },
+          commit: (tx, id) => insert(tx, clientId, id),
+        },
+      );
+    await expect(run()).rejects.toMatchObject({ kind: 'unavailable' });
+    const answer = await run();
+    expect(await run()).toEqual(answer);
+    expect(checks).toBe(2);
+    expect(await count(clientId)).toBe(1);
+    // Any other failure of such a check is the answer, as before.
+    const refused = () =>
+      withIdempotency(pool, { clientId, key: 'refused', operation: 'things.create', request: {}, codec: json }, {
+        prepare: () =>
+          checkBeforeChange(async () => {
+            checks++;
+            throw errors.businessRule('split_seller_blocked', 'The seller cannot receive');
+          }),
+        commit: async () => ({ id: 'never' }),
+      });
+    await expect(refused()).rejects.toMatchObject({ kind: 'business_rule' });
+    await expect(refused()).rejects.toMatchObject({ kind: 'business_rule' });
+    expect(checks).toBe(3);
+  });
+
+  it('keeps no record of a not_found, whose message may name an id that is not the caller\'s: a retry asks again', async () => {
+    const clientId = randomUUID();
+    const foreignId = randomUUID();
+    let asked = 0;
+    const run = () =>
+      withIdempotency(pool, { clientId, key: 'not-mine', operation: 'things.create', request: { foreignId }, codec: json }, {
+        prepare: async () => {
+          asked++;
+          throw errors.notFound('Card', foreignId);
+        },
+        commit: async () => ({ id: 'never' }),
+      });
+    await expect(run()).rejects.toMatchObject({ kind: 'not_found', message: `Card ${foreignId} not found` });
+    await expect(run()).rejects.toMatchObject({ kind: 'not_found' });
+    expect(asked).toBe(2);
+    const { rows } = await pool.query('SELECT * FROM idempotency_keys WHERE client_id = $1', [clientId]);
+    expect(rows).toEqual([]);
+  });
+
   it('records a failure of prepare and replays it without running either step again', async () => {
     const clientId = randomUUID();
     let prepares = 0;
@@ -210,5 +267,14 @@ describe('withIdempotency in two steps', () => {
     const two = await withIdempotency(pool, { clientId, key: undefined, operation: 'things.create', request: {}, codec: json }, steps);
     expect(one.id).not.toBe(two.id);
     expect(await count(clientId)).toBe(2);
+  });
+});
+
+describe('jsonCodec', () => {
+  it('gives back the same data, Dates and Buffers included', () => {
+    const codec = jsonCodec<unknown>();
+    const value = { at: new Date('2026-11-25T10:00:00.123Z'), nested: [{ when: new Date(0), bytes: Buffer.from([1, 2, 255]) }], n: 1, none: null, text: 'a' };
+    expect(codec.decode(codec.encode(value))).toEqual(value);
+    expect((codec.decode(codec.encode(value)) as { at: Date }).at).toBeInstanceOf(Date);
   });
 });

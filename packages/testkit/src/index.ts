@@ -7,3 +7,4 @@ export * from './ports';
 export * from './postgres';
 export * from './service';
 export * from './suite';
+export * from './metrics';

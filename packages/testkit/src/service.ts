@@ -33,6 +33,7 @@ export async function startServiceForTest<S extends z.ZodObject>(
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
   });

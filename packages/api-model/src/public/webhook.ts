@@ -31,6 +31,17 @@ export function toWebhookJson(webhook: webhooks.Webhook): WebhookJson {
   };
 }
 
+/**
+ * The answer of a registration: the webhook with, this once, its Standard Webhooks secret (`whsec_...`), which no
+ * other answer and no event carries. Absent only from the replay of a registration recorded before secrets existed.
+ */
+export type CreatedWebhookJson = WebhookJson & { secret?: string };
+
+export function toCreatedWebhookJson(webhook: webhooks.Webhook): CreatedWebhookJson {
+  const json = toWebhookJson(webhook);
+  return webhook.secret === undefined ? json : { ...json, secret: webhook.secret };
+}
+
 export interface DeliveryAttemptJson {
   attemptedAt: string;
   statusCode: number | null;
@@ -70,4 +81,45 @@ export function toDeliveryJson(delivery: webhooks.Delivery): DeliveryJson {
     createdAt: requiredTimestamp(delivery.createdAt, 'createdAt'),
     updatedAt: requiredTimestamp(delivery.updatedAt, 'updatedAt'),
   };
+}
+
+/** The answer of a recovery (202): the window whose events are delivered again, and how many it holds. */
+export interface WebhookRecoveryJson {
+  webhookId: string;
+  since: string;
+  until: string;
+  events: number;
+}
+
+export function toWebhookRecoveryJson(recovery: webhooks.RecoverWebhookResponse): WebhookRecoveryJson {
+  return {
+    webhookId: recovery.webhookId,
+    since: requiredTimestamp(recovery.since, 'since'),
+    until: requiredTimestamp(recovery.until, 'until'),
+    events: recovery.events,
+  };
+}
+
+/** The body of a delivery: what a receiver gets. */
+export interface WebhookEventJson {
+  id: string;
+  createdAt: string;
+  object: string;
+  event: string;
+  apiVersion: number;
+  data: Record<string, unknown>;
+}
+
+/** One event of the public catalogue (`GET /v1/webhooks/event-types`), with an example of what a receiver gets. */
+export interface EventTypeJson {
+  name: string;
+  object: string;
+  description: string;
+  example: WebhookEventJson;
+}
+
+export function toEventTypeJson(eventType: webhooks.EventType): EventTypeJson {
+  if (!eventType.example) throw new AppError('internal', `upstream event type ${eventType.name} without an example`);
+  // A Struct upstream: the webhooks service builds it as a delivery body (its own test holds it to that shape).
+  return { name: eventType.name, object: eventType.object, description: eventType.description, example: eventType.example as WebhookEventJson };
 }
