@@ -1,8 +1,11 @@
 import type { CronSchedule, JobHandler } from '@platform/kit';
 import type { PaymentsDeps } from '../deps';
 import { createTokenStore } from '../store/tokenStore';
+import { createVaultKeyStore } from '../store/vaultKeyStore';
+import { REWRAP_BATCH, REWRAP_SEALED_VALUES, rewrapSealedValues } from './vault/keyRotation';
 
 export const ERASE_EXPIRED_TOKEN_CVVS = 'vault.erase_expired_token_cvvs';
+export { REWRAP_SEALED_VALUES };
 
 /**
  * The vault's recurring maintenance: every minute, once per database whatever the number of replicas. A failed run
@@ -10,14 +13,19 @@ export const ERASE_EXPIRED_TOKEN_CVVS = 'vault.erase_expired_token_cvvs';
  */
 export const vaultCron: CronSchedule[] = [{ kind: ERASE_EXPIRED_TOKEN_CVVS, pattern: '* * * * *', maxAttempts: 1 }];
 
-/** Durable jobs of the vault. */
-export function vaultJobs(deps: Pick<PaymentsDeps, 'pool' | 'clock' | 'log'>): Record<string, JobHandler> {
+/**
+ * Durable jobs of the vault. The re-wrap job is added at start when stored values are on older keys
+ * (checkVaultKeys, src/app/vault/keyRotation.ts); `rewrapBatch` is its rows per transaction.
+ */
+export function vaultJobs(deps: Pick<PaymentsDeps, 'pool' | 'clock' | 'log' | 'vault'>, options: { rewrapBatch?: number } = {}): Record<string, JobHandler> {
   const tokens = createTokenStore();
+  const keyStore = createVaultKeyStore();
   return {
     // A token that expired unused must not keep its CVV.
     [ERASE_EXPIRED_TOKEN_CVVS]: async () => {
       const erased = await tokens.eraseExpiredCvvs(deps.pool, deps.clock.now());
       if (erased > 0) deps.log.info({ erased }, 'erased CVVs of expired card tokens');
     },
+    [REWRAP_SEALED_VALUES]: async (job) => rewrapSealedValues({ ...deps, keyStore }, job.payload, options.rewrapBatch ?? REWRAP_BATCH),
   };
 }

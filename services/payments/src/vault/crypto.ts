@@ -1,51 +1,168 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { STORED_KEY_ID, type KeyService, type SealPurpose } from './keyService';
 
-/** What a sealed value is for; each purpose gets its own key derived from the master key, and binds the ciphertext. */
-export type SealPurpose = 'card-number' | 'card-cvv' | 'provider-credentials';
-
-const FORMAT_VERSION = 1;
+export type { SealPurpose } from './keyService';
 
 /**
- * AES-256-GCM with a random 96-bit nonce. Layout: version (1) | nonce (12) | tag (16) | ciphertext.
- * The purpose is the additional authenticated data, so a card number cannot be decrypted as credentials.
+ * The key id of values in format 1, sealed before values carried one: the ring key `k0` opens them, and
+ * `CARD_ENCRYPTION_KEY` (the variable of that time) is that key. Migration 006 derives the same id in SQL.
+ */
+export const FORMAT1_KEY_ID = 'k0';
+
+const FORMAT1 = 1;
+const FORMAT2 = 2;
+const NONCE = 12;
+const TAG = 16;
+const DATA_KEY = 32;
+
+/** The parts of a value in format 2. */
+interface Envelope {
+  keyId: string;
+  wrapped: Buffer;
+  /** nonce | tag | ciphertext, untouched by a re-wrap. */
+  body: Buffer;
+}
+
+function header(keyId: string, wrapped: Buffer): Buffer {
+  // What a key service answers must fit the format: an id of 1 to 255 printable characters, a wrapped key under 64 KiB.
+  if (!STORED_KEY_ID.test(keyId)) throw new Error('the key service answered a key id the sealed format cannot hold');
+  if (wrapped.length === 0 || wrapped.length > 0xffff) throw new Error('the key service answered a wrapped key the sealed format cannot hold');
+  const id = Buffer.from(keyId, 'latin1');
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(wrapped.length);
+  return Buffer.concat([Buffer.from([FORMAT2, id.length]), id, length, wrapped]);
+}
+
+function parseFormat2(sealed: Buffer): Envelope {
+  const bad = () => new Error('malformed sealed value');
+  if (sealed.length < 2) throw bad();
+  const idEnd = 2 + sealed[1]!;
+  if (sealed.length < idEnd + 2) throw bad();
+  const keyId = sealed.subarray(2, idEnd).toString('latin1');
+  if (!STORED_KEY_ID.test(keyId)) throw bad();
+  const wrappedEnd = idEnd + 2 + sealed.readUInt16BE(idEnd);
+  if (sealed.length < wrappedEnd + NONCE + TAG) throw bad();
+  return { keyId, wrapped: sealed.subarray(idEnd + 2, wrappedEnd), body: sealed.subarray(wrappedEnd) };
+}
+
+function decrypt(key: Buffer, purpose: SealPurpose, body: Buffer): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, NONCE));
+  decipher.setAAD(Buffer.from(purpose));
+  decipher.setAuthTag(body.subarray(NONCE, NONCE + TAG));
+  return Buffer.concat([decipher.update(body.subarray(NONCE + TAG)), decipher.final()]).toString('utf8');
+}
+
+export interface VaultOptions {
+  /** Wraps and unwraps the data keys: the master keys live there. */
+  keys: KeyService;
+  /** Key of the card fingerprint (HMAC-SHA256 of the number); not part of the ring (see the README). */
+  fingerprintKey: Buffer;
+  /** The master key `k0`, when the ring has it: values in format 1 are opened with keys derived from it directly. */
+  format1Key?: Buffer;
+}
+
+/**
+ * Envelope encryption of card numbers, token CVVs and provider credentials. Each value gets a fresh 256-bit data
+ * key: the value is encrypted under it with AES-256-GCM (random 96-bit nonce, the purpose as additional data), and
+ * the data key is wrapped by the key service under the sealing master key of the ring.
+ *
+ * Format 2: version (1) = 2 | key id length (1) | key id (ASCII) | wrapped key length (2, big endian) |
+ * wrapped data key | nonce (12) | tag (16) | ciphertext.
+ *
+ * Format 1 (before key ids): version (1) = 1 | nonce (12) | tag (16) | ciphertext, under a key derived per purpose
+ * (HKDF-SHA256) from the master key `k0`. It still opens; the re-wrap job seals such values again in format 2.
  */
 export class Vault {
-  private readonly keys = new Map<SealPurpose, Buffer>();
+  private readonly keys: KeyService;
+  private readonly fingerprintKey: Buffer;
+  private readonly format1Key?: Buffer;
+  private readonly format1Keys = new Map<SealPurpose, Buffer>();
 
-  constructor(
-    private readonly masterKey: Buffer,
-    private readonly fingerprintKey: Buffer,
-  ) {
-    if (masterKey.length !== 32 || fingerprintKey.length !== 32) throw new Error('vault keys must be 32 bytes');
+  constructor(options: VaultOptions) {
+    if (options.fingerprintKey.length !== 32) throw new Error('the card fingerprint key must be 32 bytes');
+    if (options.format1Key && options.format1Key.length !== 32) throw new Error('vault keys must be 32 bytes');
+    this.keys = options.keys;
+    this.fingerprintKey = options.fingerprintKey;
+    this.format1Key = options.format1Key;
   }
 
-  private keyFor(purpose: SealPurpose): Buffer {
-    let key = this.keys.get(purpose);
-    if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.masterKey, Buffer.alloc(0), `platform-vault:${purpose}`, 32));
-      this.keys.set(purpose, key);
+  /** The key new values are sealed under: the first of the ring. */
+  get sealingKeyId(): string {
+    return this.keys.sealingKeyId;
+  }
+
+  /** Every key id the vault can open with, the sealing key first. */
+  get keyIds(): readonly string[] {
+    return this.keys.keyIds;
+  }
+
+  async seal(purpose: SealPurpose, plaintext: string): Promise<Buffer> {
+    const dataKey = randomBytes(DATA_KEY);
+    try {
+      const { keyId, wrapped } = await this.keys.wrap(purpose, dataKey);
+      const nonce = randomBytes(NONCE);
+      const cipher = createCipheriv('aes-256-gcm', dataKey, nonce);
+      cipher.setAAD(Buffer.from(purpose));
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return Buffer.concat([header(keyId, wrapped), nonce, cipher.getAuthTag(), body]);
+    } finally {
+      dataKey.fill(0);
     }
-    return key;
   }
 
-  seal(purpose: SealPurpose, plaintext: string): Buffer {
-    const nonce = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.keyFor(purpose), nonce);
-    cipher.setAAD(Buffer.from(purpose));
-    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return Buffer.concat([Buffer.from([FORMAT_VERSION]), nonce, cipher.getAuthTag(), body]);
+  async open(purpose: SealPurpose, sealed: Buffer): Promise<string> {
+    if (sealed[0] === FORMAT1) {
+      if (sealed.length < 1 + NONCE + TAG) throw new Error('malformed sealed value');
+      return decrypt(this.format1KeyFor(purpose), purpose, sealed.subarray(1));
+    }
+    if (sealed[0] !== FORMAT2) throw new Error('unknown sealed value format');
+    const { keyId, wrapped, body } = parseFormat2(sealed);
+    const dataKey = await this.keys.unwrap(keyId, purpose, wrapped);
+    try {
+      return decrypt(dataKey, purpose, body);
+    } finally {
+      dataKey.fill(0);
+    }
   }
 
-  open(purpose: SealPurpose, sealed: Buffer): string {
-    if (sealed.length < 29 || sealed[0] !== FORMAT_VERSION) throw new Error('unknown sealed value format');
-    const decipher = createDecipheriv('aes-256-gcm', this.keyFor(purpose), sealed.subarray(1, 13));
-    decipher.setAAD(Buffer.from(purpose));
-    decipher.setAuthTag(sealed.subarray(13, 29));
-    return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]).toString('utf8');
+  /**
+   * The value under the sealing key, or null when it already is. A value in format 2 keeps its nonce, tag and
+   * ciphertext: only its data key is unwrapped and wrapped again. A value in format 1 is opened and sealed again.
+   */
+  async rewrap(purpose: SealPurpose, sealed: Buffer): Promise<Buffer | null> {
+    if (sealed[0] === FORMAT1) return this.seal(purpose, await this.open(purpose, sealed));
+    if (sealed[0] !== FORMAT2) throw new Error('unknown sealed value format');
+    const { keyId, wrapped, body } = parseFormat2(sealed);
+    if (keyId === this.keys.sealingKeyId) return null;
+    const dataKey = await this.keys.unwrap(keyId, purpose, wrapped);
+    try {
+      // The card data is never decrypted here: its ciphertext is carried over under the same data key.
+      const next = await this.keys.wrap(purpose, dataKey);
+      return Buffer.concat([header(next.keyId, next.wrapped), body]);
+    } finally {
+      dataKey.fill(0);
+    }
   }
 
   /** Same card number, same fingerprint; the number cannot be recovered from it without the key. */
   fingerprint(cardNumber: string): string {
     return createHmac('sha256', this.fingerprintKey).update(cardNumber).digest('base64url');
   }
+
+  private format1KeyFor(purpose: SealPurpose): Buffer {
+    if (!this.format1Key) throw new Error(`a value sealed before key ids needs the key ${FORMAT1_KEY_ID}, which the key ring lacks`);
+    let key = this.format1Keys.get(purpose);
+    if (!key) {
+      key = Buffer.from(hkdfSync('sha256', this.format1Key, Buffer.alloc(0), `platform-vault:${purpose}`, 32));
+      this.format1Keys.set(purpose, key);
+    }
+    return key;
+  }
+}
+
+/** The key id a sealed value names (`k0` for format 1), as migration 006 derives it in the database. */
+export function keyIdOf(sealed: Buffer): string {
+  if (sealed[0] === FORMAT1) return FORMAT1_KEY_ID;
+  if (sealed[0] === FORMAT2) return parseFormat2(sealed).keyId;
+  throw new Error('unknown sealed value format');
 }

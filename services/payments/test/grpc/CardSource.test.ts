@@ -81,7 +81,7 @@ describe('CardSource.resolve with a saved card', () => {
         createdAt: at,
         updatedAt: at,
       },
-      running.deps.vault.seal('card-number', number),
+      await running.deps.vault.seal('card-number', number),
     );
     const error = await failureOf(resolve(clientId, { cardId: card.id }));
     expect(error.kind).toBe('card_declined');

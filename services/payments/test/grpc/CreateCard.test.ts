@@ -60,7 +60,7 @@ describe('CreateCard', () => {
     expect(token.cvv_encrypted).toBeNull();
     const { rows } = await running.pool.query<{ pan_encrypted: Buffer }>('SELECT pan_encrypted FROM cards WHERE id = $1', [card.id]);
     expect(rows[0]!.pan_encrypted.equals(token.pan_encrypted)).toBe(true);
-    expect(running.deps.vault.open('card-number', rows[0]!.pan_encrypted)).toBe(number);
+    expect(await running.deps.vault.open('card-number', rows[0]!.pan_encrypted)).toBe(number);
   });
 
   it('marks the CVV checked only when the check was asked and the sandbox validated it', async () => {

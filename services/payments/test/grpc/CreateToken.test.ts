@@ -63,9 +63,9 @@ describe('CreateToken', () => {
       expires_at: token.expiresAt,
       used_at: null,
     });
-    expect(running.deps.vault.open('card-number', row.pan_encrypted)).toBe(number);
-    expect(running.deps.vault.open('card-cvv', row.cvv_encrypted!)).toBe('321');
-    expect(() => running.deps.vault.open('card-cvv', row.pan_encrypted)).toThrow();
+    expect(await running.deps.vault.open('card-number', row.pan_encrypted)).toBe(number);
+    expect(await running.deps.vault.open('card-cvv', row.cvv_encrypted!)).toBe('321');
+    await expect(running.deps.vault.open('card-cvv', row.pan_encrypted)).rejects.toThrow();
   });
 
   it.each([

@@ -2,8 +2,11 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
 import { withTransaction } from '@platform/kit';
 import { cardInput, cardNumber, failureOf, merchantRequest, startPayments, type RunningPayments, cardSourceOf } from '../support/payments';
+import { cvvPattern, sweep as sweepOf } from '../support/sweep';
 
 let running: RunningPayments;
+/** Every column of the service's database, searched for card data in clear. */
+const sweep = (needles: { numbers: string[]; cvvs: string[]; texts: string[] }) => sweepOf(running.pool, needles);
 
 /** Every number and CVV that entered the service in this suite. */
 const numbers: string[] = [];
@@ -35,46 +38,6 @@ async function answer<T>(call: Promise<T>): Promise<T> {
   const result = await call;
   answers.push(result);
   return result;
-}
-
-/**
- * A CVV as something stored would show it: alone, not inside a longer run of letters or digits, a UUID or the
- * fraction of a timestamp.
- */
-function cvvPattern(cvv: string): RegExp {
-  return new RegExp(`(^|[^0-9A-Za-z.-])${cvv}([^0-9A-Za-z.-]|$)`);
-}
-
-interface Finding {
-  table: string;
-  column: string;
-  what: string;
-}
-
-async function sweep(needles: { numbers: string[]; cvvs: string[]; texts: string[] }): Promise<Finding[]> {
-  // The service's tables, and the job queue's (graphile-worker keeps its own schema).
-  const { rows: columns } = await running.pool.query<{ table_schema: string; table_name: string; column_name: string; data_type: string }>(
-    `SELECT table_schema, table_name, column_name, data_type FROM information_schema.columns
-     WHERE table_schema IN ('public', 'graphile_worker') AND data_type IN ('text', 'character varying', 'character', 'bytea', 'jsonb', 'json', 'ARRAY')`,
-  );
-  expect(columns.map((c) => `${c.table_name}.${c.column_name}`)).toEqual(
-    expect.arrayContaining(['card_tokens.pan_encrypted', 'card_tokens.cvv_encrypted', 'cards.pan_encrypted', 'outbox.payload', 'idempotency_keys.request_hash', '_private_jobs.payload']),
-  );
-  const findings: Finding[] = [];
-  for (const { table_schema: schema, table_name: table, column_name: column, data_type: type } of columns) {
-    const { rows } = await running.pool.query<{ value: string | null }>(`SELECT "${column}"::text AS value FROM "${schema}"."${table}"`);
-    for (const { value } of rows) {
-      if (value === null) continue;
-      const candidates = [value];
-      if (type === 'bytea') candidates.push(Buffer.from(value.slice(2), 'hex').toString('latin1'));
-      for (const text of candidates) {
-        for (const n of needles.numbers) if (text.includes(n)) findings.push({ table, column, what: `number ending ${n.slice(-4)}` });
-        for (const c of needles.cvvs) if (cvvPattern(c).test(text)) findings.push({ table, column, what: 'a CVV' });
-        for (const t of needles.texts) if (text.includes(t)) findings.push({ table, column, what: t });
-      }
-    }
-  }
-  return findings;
 }
 
 beforeAll(async () => {

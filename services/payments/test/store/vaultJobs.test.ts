@@ -4,10 +4,12 @@ import { ERASE_EXPIRED_TOKEN_CVVS, vaultCron, vaultJobs } from '../../src/app/va
 import { createTokenStore, type StoredToken } from '../../src/store/tokenStore';
 import { ManualClock } from '@platform/testkit';
 import { startStoreDatabase } from '../support/fixtures';
+import { vaultFromConfig } from '../../src/vault/keyRing';
 
 let pool: Pool;
 const clock = new ManualClock();
 const log = createLogger({ name: 'vault-jobs-test', level: 'silent' });
+const vault = vaultFromConfig({ CARD_ENCRYPTION_KEYS: [{ id: 'k1', key: randomBytes(32) }], CARD_FINGERPRINT_KEY: randomBytes(32) });
 
 beforeAll(async () => {
   pool = await startStoreDatabase('payments_vault_jobs');
@@ -45,7 +47,7 @@ describe(ERASE_EXPIRED_TOKEN_CVVS, () => {
   it('runs every minute from a cron schedule, each run once across replicas and not retried', () => {
     expect(vaultCron).toEqual([{ kind: ERASE_EXPIRED_TOKEN_CVVS, pattern: '* * * * *', maxAttempts: 1 }]);
     // The runner refuses a schedule whose kind has no handler: this one has.
-    expect(() => new JobRunner({ pool, log, handlers: vaultJobs({ pool, clock, log }), cron: vaultCron })).not.toThrow();
+    expect(() => new JobRunner({ pool, log, handlers: vaultJobs({ pool, clock, log, vault }), cron: vaultCron })).not.toThrow();
   });
 
   it('erases the CVV of expired tokens and keeps live ones', async () => {
@@ -56,7 +58,7 @@ describe(ERASE_EXPIRED_TOKEN_CVVS, () => {
     await tokens.insert(pool, live);
     await scheduleJob(pool, { kind: ERASE_EXPIRED_TOKEN_CVVS, runAt: new Date(), maxAttempts: 1 });
 
-    const runner = new JobRunner({ pool, log, handlers: vaultJobs({ pool, clock, log }), cron: vaultCron });
+    const runner = new JobRunner({ pool, log, handlers: vaultJobs({ pool, clock, log, vault }), cron: vaultCron });
     expect(await runner.runDue()).toBe(1);
     expect(await cvvOf(expired.id)).toBeNull();
     expect(await cvvOf(live.id)).toEqual(live.cvvSealed);

@@ -23,7 +23,7 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'> & {
     if (isExpired({ month: card.expirationMonth, year: card.expirationYear }, now)) throw expiredCard();
     return {
       cardId: card.id,
-      number: deps.vault.open('card-number', found.panSealed),
+      number: await deps.vault.open('card-number', found.panSealed),
       ...(cvv !== '' ? { cvv } : {}),
       expirationMonth: card.expirationMonth,
       expirationYear: card.expirationYear,
@@ -41,8 +41,8 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'> & {
     if (isExpired({ month: used.expirationMonth, year: used.expirationYear }, now)) throw expiredCard();
     return {
       tokenId: used.id,
-      number: deps.vault.open('card-number', used.panSealed),
-      ...(used.cvvSealed ? { cvv: deps.vault.open('card-cvv', used.cvvSealed) } : {}),
+      number: await deps.vault.open('card-number', used.panSealed),
+      ...(used.cvvSealed ? { cvv: await deps.vault.open('card-cvv', used.cvvSealed) } : {}),
       expirationMonth: used.expirationMonth,
       expirationYear: used.expirationYear,
       holderName: used.holderName,

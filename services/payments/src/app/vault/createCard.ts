@@ -34,7 +34,7 @@ export async function createCard(ctx: VaultContext, input: CreateCardInput, idem
       const token = await ctx.tokens.consume(tx, clientId, input.tokenId, now);
       if (!token) throw errors.notFound('Token', input.tokenId);
       if (isExpired({ month: token.expirationMonth, year: token.expirationYear }, now)) throw expiredCard();
-      const cvv = token.cvvSealed ? ctx.vault.open('card-cvv', token.cvvSealed) : undefined;
+      const cvv = token.cvvSealed ? await ctx.vault.open('card-cvv', token.cvvSealed) : undefined;
       const card = await ctx.cards.insert(
         tx,
         {

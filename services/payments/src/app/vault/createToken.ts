@@ -23,8 +23,8 @@ export async function createToken(ctx: VaultContext, input: { clientId: string; 
     const token = {
       id: randomUUID(),
       clientId,
-      panSealed: ctx.vault.seal('card-number', card.number),
-      cvvSealed: ctx.vault.seal('card-cvv', card.cvv),
+      panSealed: await ctx.vault.seal('card-number', card.number),
+      cvvSealed: await ctx.vault.seal('card-cvv', card.cvv),
       holderName: card.holderName,
       expirationMonth: card.expirationMonth,
       expirationYear: card.expirationYear,
