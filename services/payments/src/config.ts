@@ -1,12 +1,36 @@
 import { env } from '@platform/kit';
 import { z } from 'zod';
+import { parseKeyRing } from './vault/keyRing';
 
 const { key32 } = env;
 
+/** An empty variable (a compose file's `${VAR:-}`) counts as unset. */
+const unsetWhenEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
 export const paymentsConfig = z.object({
-  /** Master key of the vault: card numbers, token CVVs and provider credentials are encrypted under keys derived from it. */
-  CARD_ENCRYPTION_KEY: key32('CARD_ENCRYPTION_KEY'),
-  /** Key of the card fingerprint (HMAC-SHA256 of the number): the same card gives the same fingerprint. */
+  /**
+   * The vault's key ring: `id:key` entries separated by commas (32 random bytes each, hex or base64), the first the
+   * one that seals. The master keys wrap the data key of every card number, token CVV and provider credentials.
+   * Required unless CARD_ENCRYPTION_KEY is set (see src/vault/keyRing.ts).
+   */
+  CARD_ENCRYPTION_KEYS: z.preprocess(
+    unsetWhenEmpty,
+    z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        try {
+          return parseKeyRing(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+  ),
+  /** The single master key of earlier versions: the key `k0` of the ring (values sealed before key ids open with it). */
+  CARD_ENCRYPTION_KEY: z.preprocess(unsetWhenEmpty, key32('CARD_ENCRYPTION_KEY').optional()),
+  /** Key of the card fingerprint (HMAC-SHA256 of the number): the same card gives the same fingerprint. Not rotated with the ring. */
   CARD_FINGERPRINT_KEY: key32('CARD_FINGERPRINT_KEY'),
   /** How long a card token lives. */
   CARD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),

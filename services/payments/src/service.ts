@@ -33,7 +33,9 @@ import { createChargeStore } from './store/chargeStore';
 import { createFlowStore } from './store/flowStore';
 import { createMerchantStore } from './store/merchantStore';
 import { createTokenStore } from './store/tokenStore';
-import { Vault } from './vault/crypto';
+import { checkVaultKeys } from './app/vault/keyRotation';
+import { createVaultKeyStore } from './store/vaultKeyStore';
+import { vaultFromConfig } from './vault/keyRing';
 
 /** The only place the service's real dependencies are built; use cases and handlers receive them. */
 export function definePaymentsService(
@@ -46,6 +48,8 @@ export function definePaymentsService(
     clients?: ClientDirectory;
     /** Rows per report page (the product's 100,000 unless a test asks for fewer). */
     reportPageRows?: number;
+    /** Rows per transaction of the vault's re-wrap job (500 unless a test asks for fewer). */
+    rewrapBatch?: number;
   } = {},
 ): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
@@ -54,8 +58,10 @@ export function definePaymentsService(
     migrationsDir: path.join(__dirname, '..', 'migrations'),
     wire: async ({ config, log, pool, outbox }) => {
       const clock = options.clock ?? systemClock;
-      const vault = new Vault(config.CARD_ENCRYPTION_KEY, config.CARD_FINGERPRINT_KEY);
+      const vault = vaultFromConfig(config);
       const deps: PaymentsDeps = { pool, log, config, outbox, clock, vault };
+      // Before anything is served: refuses a ring that lacks a key stored values need, adds the re-wrap job if due.
+      await checkVaultKeys({ pool, log, clock, vault, keyStore: createVaultKeyStore() });
       const stores = {
         merchants: createMerchantStore(),
         flows: createFlowStore(),
@@ -125,7 +131,7 @@ export function definePaymentsService(
         pool,
         log,
         handlers: {
-          ...vaultJobs(deps),
+          ...vaultJobs(deps, options.rewrapBatch ? { rewrapBatch: options.rewrapBatch } : {}),
           ...chargeJobs(chargeDeps),
           ...subscriptionJobs(subscriptionDeps),
           [BUILD_REPORT_JOB]: async (job) => buildReport(reportDeps, job.payload as { clientId: string; reportId: string }),

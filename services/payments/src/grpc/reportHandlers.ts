@@ -26,7 +26,7 @@ export function toReportMessage(r: ReportRecord): payments.Report {
 
 export function createReportHandlers(deps: ReportDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, 'createReport' | 'getReport' | 'readReportPage'> {
   return {
-    createReport: async (r) =>
+    createReport: async (r, ctx) =>
       toReportMessage(
         await createReport(deps, {
           clientId: r.clientId,
@@ -39,7 +39,7 @@ export function createReportHandlers(deps: ReportDeps): Pick<Handlers<typeof pay
             ...(r.filters?.createdLte ? { createdLte: r.filters.createdLte } : {}),
             ...(r.filters?.merchantId ? { merchantId: r.filters.merchantId } : {}),
           },
-        }),
+        }, ctx.idempotencyKey),
       ),
     getReport: async (r) => toReportMessage(await getReport(deps, r)),
     readReportPage: async function* (r) {

@@ -32,7 +32,7 @@ const toMessage = (v: SubscriptionView): payments.Subscription => withNextBillin
 
 export function createSubscriptionHandlers(deps: SubscriptionDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, SubscriptionRpc> {
   return {
-    createSubscription: async (r) =>
+    createSubscription: async (r, ctx) =>
       toMessage(
         await createSubscription(deps, {
           clientId: r.clientId,
@@ -56,7 +56,7 @@ export function createSubscriptionHandlers(deps: SubscriptionDeps): Pick<Handler
             chargeRemainderFee: s.chargeRemainderFee,
             liable: s.liable,
           })),
-        }),
+        }, ctx.idempotencyKey),
       ),
     listSubscriptions: async (r) => {
       const { items, meta } = await listSubscriptions(deps, { clientId: r.clientId, page: r.page, statuses: r.status, ...(r.customerId ? { customerId: r.customerId } : {}) });

@@ -95,6 +95,24 @@ describe("CreateCharge: the charge's customer is the caller's", () => {
   });
 });
 
+describe('CreateCharge while the customers service does not answer', () => {
+  it('answers 503 without keeping the key, so the retry with the same key charges once', async () => {
+    const clientId = randomUUID();
+    const merchant = await createMerchant(running.client, clientId);
+    const customerId = directory.add(clientId, randomUUID());
+    const request = cardCharge(clientId, merchant.id, cardNumberEnding('1'), { customerId });
+    const idempotencyKey = randomUUID();
+    directory.down = 1;
+    expect((await failureOf(running.client.createCharge(request, { idempotencyKey }))).kind).toBe('unavailable');
+    expect(await chargeCount(running.pool, clientId)).toBe(0);
+    expect(await providerRequestCount(clientId)).toBe(0);
+    const charge = await running.client.createCharge(request, { idempotencyKey });
+    expect(charge).toMatchObject({ status: 'authorized', customerId });
+    expect((await running.client.createCharge(request, { idempotencyKey })).id).toBe(charge.id);
+    expect(await chargeCount(running.pool, clientId)).toBe(1);
+  });
+});
+
 describe('the customers directory over gRPC', () => {
   function clientAnswering(getCustomer: (request: customers.GetCustomerRequest) => Promise<customers.Customer>) {
     const asked: customers.GetCustomerRequest[] = [];

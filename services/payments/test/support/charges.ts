@@ -29,29 +29,34 @@ export interface RunningCharges {
   sellers: FakeSellers;
   /** The subscription settings the service reads. */
   subscriptionSettings: FakeSubscriptionSettings;
+  /** Its database, to start the service again on the same data. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
 /**
- * The real payments service in-process on a free port, on a fresh database, called through the generated client.
- * `env` overrides its configuration (pool size, provider timeout); `customers` is the directory it asks about customers.
+ * The real payments service in-process on a free port, on a fresh database (or on `databaseUrl`, the data of an
+ * earlier start), called through the generated client. `env` overrides its configuration (pool size, provider
+ * timeout, keys); `customers` is the directory it asks about customers.
  */
 export async function startCharges(
   env: Record<string, string> = {},
-  options: { customers?: FakeCustomers; sellers?: FakeSellers; reportPageRows?: number } = {},
+  options: { customers?: FakeCustomers; sellers?: FakeSellers; reportPageRows?: number; rewrapBatch?: number; databaseUrl?: string } = {},
 ): Promise<RunningCharges> {
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
   const sellers = options.sellers ?? new FakeSellers();
   const subscriptionSettings = new FakeSubscriptionSettings();
-  const { service, address } = await startServiceForTest(definePaymentsService({
+  const { service, address, databaseUrl } = await startServiceForTest(definePaymentsService({
       clock,
       customers,
       sellers,
       subscriptionSettings,
       clients: new FakeClientDirectory(),
       ...(options.reportPageRows ? { reportPageRows: options.reportPageRows } : {}),
+      ...(options.rewrapBatch ? { rewrapBatch: options.rewrapBatch } : {}),
     }), {
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     env: {
       CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
@@ -72,6 +77,7 @@ export async function startCharges(
     customers,
     sellers,
     subscriptionSettings,
+    databaseUrl,
     stop: async () => {
       client.close();
       await service.stop();

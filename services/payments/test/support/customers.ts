@@ -10,6 +10,9 @@ export class FakeCustomers implements CustomerDirectory {
   /** Every question asked, in order. */
   readonly asked: Array<{ clientId: string; customerId: string }> = [];
 
+  /** How many of the next questions the service does not answer (503). */
+  down = 0;
+
   constructor(private readonly options: { strict: boolean }) {}
 
   add(clientId: string, customerId: string): string {
@@ -19,6 +22,10 @@ export class FakeCustomers implements CustomerDirectory {
 
   async requireCustomer(clientId: string, customerId: string): Promise<void> {
     this.asked.push({ clientId, customerId });
+    if (this.down > 0) {
+      this.down--;
+      throw errors.unavailable('A platform service is unavailable');
+    }
     const owner = this.owners.get(customerId);
     if (owner === clientId) return;
     if (owner === undefined && !this.options.strict) return;

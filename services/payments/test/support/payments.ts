@@ -15,7 +15,7 @@ import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { createCardStore } from '../../src/store/cardStore';
 import { createMerchantStore } from '../../src/store/merchantStore';
 import { createTokenStore } from '../../src/store/tokenStore';
-import { Vault } from '../../src/vault/crypto';
+import { vaultFromConfig } from '../../src/vault/keyRing';
 
 export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
 
@@ -40,7 +40,7 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
   const customers = options.customers ?? new FakeCustomers({ strict: false });
   const sellers = options.sellers ?? new FakeSellers();
   const env = {
-    CARD_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    CARD_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('hex')}`,
     CARD_FINGERPRINT_KEY: randomBytes(32).toString('hex'),
     CUSTOMERS_GRPC_URL: '127.0.0.1:1',
     SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
@@ -55,7 +55,7 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
     config,
     clock,
     outbox: { kick: () => undefined },
-    vault: new Vault(config.CARD_ENCRYPTION_KEY, config.CARD_FINGERPRINT_KEY),
+    vault: vaultFromConfig(config),
   };
   return {
     service,

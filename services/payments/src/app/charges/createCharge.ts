@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { checkBeforeChange, errors, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
 import { needsCard, type AntifraudState, type Charge, type ChargePaymentMethod, type ChargeSourceView, type TransactionRequestRecord } from '../../domain/charge';
 import { antifraudDeclinedCode } from '../../domain/chargeChanges';
 import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSource } from '../../domain/newCharge';
@@ -11,6 +11,7 @@ import { chargeEvent } from '../../events/chargeEvents';
 import type { CardData, CardSourceInput, MerchantForCharge } from '../ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
+import { chargesTotal } from './metrics';
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 
 export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
@@ -202,8 +203,11 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
       prepare: async () => {
         // The customer is the caller's, and the sellers of the split can receive, or nothing is stored and no
         // provider is asked.
-        if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
-        await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
+        // When one of them does not answer, the key is given up: nothing was done, and a retry runs again.
+        await checkBeforeChange(async () => {
+          if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
+          await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
+        });
         const open = async (tx: Queryable) => {
           const merchant = await deps.merchants.loadForCharge(tx, clientId, input.merchantId, input.paymentMethod.paymentType);
           paymentProvidersOf(deps, merchant);
@@ -226,6 +230,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         const opened = usesToken ? await withTransaction(deps.pool, open) : await open(deps.pool);
         const { merchant, platformFee, chargeId, card } = opened;
         const decision = await decide(deps, chargeId, clientId, input, merchant, card);
+        chargesTotal.inc({ status: decision.status, method: input.paymentMethod.paymentType, provider: decision.provider?.type ?? 'none' });
         const now = deps.clock.now();
         const created: Charge = {
           id: chargeId,

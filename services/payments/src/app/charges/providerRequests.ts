@@ -6,6 +6,7 @@ import { callWithTimeout, type CallOutcome } from '../../providers/call';
 import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../providers/types';
 import type { RoutableProvider } from '../ports';
 import type { ChargeDeps } from './deps';
+import { providerFailovers, providerSeconds } from './metrics';
 
 /**
  * Every request to a provider goes through here: it gets its idempotency key and its deadline, and becomes one
@@ -68,14 +69,17 @@ function record(input: RecordInput): TransactionRequestRecord {
 async function call<T>(
   deps: Pick<ChargeDeps, 'config'>,
   provider: RoutableProvider,
+  operation: RequestType,
   idempotencyKey: string,
   adapterMissing: boolean,
   run: (call: ProviderCall) => Promise<T>,
 ): Promise<CallOutcome<T>> {
   if (adapterMissing) return { ok: false, failure: 'unavailable', message: `no adapter serves provider type ${provider.type}`, ms: 0 };
-  return callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
+  const result = await callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
     run({ idempotencyKey, signal, credentials: provider.credentials, options: provider.options }),
   );
+  providerSeconds.observe({ provider: provider.type, operation, outcome: result.ok ? 'answered' : result.failure }, result.ms / 1000);
+  return result;
 }
 
 // ---------------------------------------------------------------- authorization with failover
@@ -143,7 +147,7 @@ export async function authorizeWithFailover(
     const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
     const adapter = deps.providers.payment(provider.type);
     const at = deps.clock.now();
-    const result = await call(deps, provider, idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
+    const result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
     last = outcomeOf(result);
     requests.push(
       authorizationRecord(
@@ -161,6 +165,7 @@ export async function authorizeWithFailover(
       ),
     );
     if (result.ok && classifyAttempt(last) === 'final') return { requests, provider, result: result.value, last };
+    if (index < input.route.length - 1) providerFailovers.inc({ provider: provider.type });
   }
   return { requests, provider: input.route.at(-1)!, last };
 }
@@ -174,7 +179,7 @@ export async function analyzeFraud(
   const idempotencyKey = requestKey(input.request.chargeId, 'antifraud', 1);
   const adapter = deps.providers.antifraud(input.provider.type);
   const at = deps.clock.now();
-  const result = await call(deps, input.provider, idempotencyKey, !adapter, (c) => adapter!.analyze(input.request, c));
+  const result = await call(deps, input.provider, 'antifraud', idempotencyKey, !adapter, (c) => adapter!.analyze(input.request, c));
   const base = {
     chargeId: input.request.chargeId,
     clientId: input.clientId,
@@ -279,7 +284,7 @@ export async function askProvider(
   }
   const adapter = deps.providers.payment(provider.type);
   const operation = { chargeId: charge.id, transactionId, amount: reserved.amount, currency: charge.currency };
-  const result: CallOutcome<OperationResult> = await call(deps, provider, reserved.idempotencyKey, !adapter, (c) =>
+  const result: CallOutcome<OperationResult> = await call(deps, provider, type, reserved.idempotencyKey, !adapter, (c) =>
     type === 'capture' ? adapter!.capture(operation, c) : type === 'void' ? adapter!.cancel(operation, c) : adapter!.refund(operation, c),
   );
   if (!result.ok) return { ok: false, request: settled({ requestStatus: 'failed', responseMs: result.ms, message: result.message }) };

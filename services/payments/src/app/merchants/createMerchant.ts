@@ -41,7 +41,7 @@ export async function createMerchant(
           name: provider.name,
           priority: provider.priority,
           credentialsType: provider.credentials.type,
-          credentialsSealed: ctx.vault.seal('provider-credentials', JSON.stringify(provider.credentials)),
+          credentialsSealed: await ctx.vault.seal('provider-credentials', JSON.stringify(provider.credentials)),
           options: provider.options,
           createdAt: now,
         });

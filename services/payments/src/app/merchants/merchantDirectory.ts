@@ -10,15 +10,17 @@ export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'> & { me
     async loadForCharge(db, clientId, merchantId, paymentMethod) {
       const record = await merchants.findForCharge(db, requireClientId(clientId), merchantId, paymentMethod.trim().toLowerCase());
       if (!record) throw errors.notFound('Merchant', merchantId);
-      const providers: RoutableProvider[] = record.providers.map((p) => ({
-        id: p.id,
-        merchantId: p.merchantId,
-        name: p.name,
-        priority: p.priority,
-        type: p.credentialsType,
-        credentials: JSON.parse(deps.vault.open('provider-credentials', p.credentialsSealed)) as Record<string, unknown>,
-        options: p.options,
-      }));
+      const providers: RoutableProvider[] = await Promise.all(
+        record.providers.map(async (p) => ({
+          id: p.id,
+          merchantId: p.merchantId,
+          name: p.name,
+          priority: p.priority,
+          type: p.credentialsType,
+          credentials: JSON.parse(await deps.vault.open('provider-credentials', p.credentialsSealed)) as Record<string, unknown>,
+          options: p.options,
+        })),
+      );
       return {
         id: record.id,
         clientId: record.clientId,

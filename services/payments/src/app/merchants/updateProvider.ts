@@ -42,7 +42,7 @@ export async function updateProvider(ctx: MerchantContext, input: UpdateProvider
     ) {
       throw errors.businessRule('provider_in_flow', 'A provider named by a routing flow must stay a payment provider');
     }
-    const sealed = changes.credentials ? ctx.vault.seal('provider-credentials', JSON.stringify(changes.credentials)) : undefined;
+    const sealed = changes.credentials ? await ctx.vault.seal('provider-credentials', JSON.stringify(changes.credentials)) : undefined;
     const saved = await ctx.merchants.updateProvider(tx, next, sealed);
     if (!saved) throw errors.notFound('Provider', input.id);
     await recordProviderUpdated(tx, saved, now);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
-import { errors, isUuid, requireClientId, scheduleJob, withTransaction, type Clock, type Logger, type Pool } from '@platform/kit';
+import { errors, isUuid, jsonCodec, requireClientId, scheduleJob, withIdempotency, withTransaction, type Clock, type Logger, type Pool } from '@platform/kit';
 import { PAGE_ROWS, parseReportRequest, reportQuery, type ReportRequest } from '../../domain/report';
 import type { MerchantStore } from '../../store/merchantStore';
 import { reportStore, type ReportRecord } from '../../store/reportStore';
@@ -38,7 +38,12 @@ async function load(pool: Pool, clientId: string, id: string): Promise<ReportRec
   return found;
 }
 
-export async function createReport(deps: ReportDeps, input: { clientId: string } & ReportRequest): Promise<ReportRecord> {
+export const CREATE_REPORT_OPERATION = 'reports.create';
+
+const reportCodec = jsonCodec<ReportRecord>();
+
+/** The same X-Idempotency-Key answers the same report again (its status as it was then: read it with getReport). */
+export async function createReport(deps: ReportDeps, input: { clientId: string } & ReportRequest, idempotencyKey?: string): Promise<ReportRecord> {
   const clientId = requireClientId(input.clientId);
   const parsed = parseReportRequest(input);
   // A merchant named in the filters is the caller's.
@@ -47,11 +52,11 @@ export async function createReport(deps: ReportDeps, input: { clientId: string }
   }
   const now = deps.clock.now();
   const report: ReportRecord = { id: randomUUID(), clientId, type: parsed.type, status: 'created', fields: parsed.fields, filters: parsed.filters, pagesCount: 0, rowCount: 0, error: null, createdAt: now, updatedAt: now };
-  await withTransaction(deps.pool, async (tx) => {
+  return withIdempotency(deps.pool, { clientId, key: idempotencyKey, operation: CREATE_REPORT_OPERATION, request: input, codec: reportCodec }, async (tx) => {
     await reportStore.insert(tx, report);
     await scheduleJob(tx, { kind: BUILD_REPORT_JOB, runAt: now, payload: { clientId, reportId: report.id }, dedupeKey: report.id, maxAttempts: 3 });
+    return report;
   });
-  return report;
 }
 
 export async function getReport(deps: ReportDeps, input: { clientId: string; id: string }): Promise<ReportRecord> {

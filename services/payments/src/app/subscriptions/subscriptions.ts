@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, isUuid, pageMeta, requireClientId, scheduleJob, toPage, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
+import { checkBeforeChange, errors, isUuid, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
 import { parseSplitRules, type SplitRuleInput } from '../../domain/splitRules';
 import { cycleDueAt, nextSubscriptionStatus, parseItems, parseNewSubscription, type Interval, type NewSubscriptionInput } from '../../domain/subscription';
 import { recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
@@ -60,9 +60,18 @@ async function requireCustomerCard(deps: SubscriptionDeps, clientId: string, cus
   if (card.customerId !== customerId) throw errors.businessRule('card_not_of_customer', `Card ${cardId} is not a saved card of customer ${customerId}`);
 }
 
+export const CREATE_SUBSCRIPTION_OPERATION = 'subscriptions.create';
+
+const subscriptionViewCodec = jsonCodec<SubscriptionView>();
+
+/**
+ * Validates the subscription (before the idempotency key is claimed), has every id checked by its owner, then stores
+ * it with its first cycle and events. The same X-Idempotency-Key answers the same subscription again.
+ */
 export async function createSubscription(
   deps: SubscriptionDeps,
   input: { clientId: string; splitRules?: SplitRuleInput[] } & NewSubscriptionInput,
+  idempotencyKey?: string,
 ): Promise<SubscriptionView> {
   const clientId = requireClientId(input.clientId);
   const now = deps.clock.now();
@@ -70,11 +79,6 @@ export async function createSubscription(
   const problems: Array<{ field: string; message: string }> = [];
   const splitRules = parseSplitRules(input.splitRules ?? [], parsed.amount, problems);
   if (problems.length > 0) throw errors.validation(`invalid subscription: ${problems[0]!.field} ${problems[0]!.message}`, problems);
-  // Every id is the caller's, checked by its owner, before anything is stored.
-  if (!(await deps.merchants.findMerchant(deps.pool, clientId, parsed.merchantId))) throw errors.notFound('Merchant', parsed.merchantId);
-  await deps.customers.requireCustomer(clientId, parsed.customerId);
-  await requireCustomerCard(deps, clientId, parsed.customerId, parsed.cardId);
-  await deps.sellers.checkSplitReceivers(clientId, parsed.merchantId, splitRules.map((r) => r.sellerId));
   const subscription: SubscriptionRecord = {
     id: randomUUID(),
     clientId,
@@ -108,12 +112,23 @@ export async function createSubscription(
     canceledAt: null,
     pausedAt: null,
   };
-  const created = await withTransaction(deps.pool, async (tx) => {
-    await subscriptionStore.insert(tx, subscription);
-    await openCycle(tx, subscription, 1, now);
-    await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.created, subscription, now);
-    if (subscription.status === 'trialing') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.trialing, subscription, now);
-    return view(tx, subscription);
+  const idempotency = { clientId, key: idempotencyKey, operation: CREATE_SUBSCRIPTION_OPERATION, request: input, codec: subscriptionViewCodec };
+  const created = await withIdempotency(deps.pool, idempotency, {
+    // Every id is the caller's, checked by its owner, before anything is stored.
+    prepare: () =>
+      checkBeforeChange(async () => {
+        if (!(await deps.merchants.findMerchant(deps.pool, clientId, parsed.merchantId))) throw errors.notFound('Merchant', parsed.merchantId);
+        await deps.customers.requireCustomer(clientId, parsed.customerId);
+        await requireCustomerCard(deps, clientId, parsed.customerId, parsed.cardId);
+        await deps.sellers.checkSplitReceivers(clientId, parsed.merchantId, splitRules.map((r) => r.sellerId));
+      }),
+    commit: async (tx) => {
+      await subscriptionStore.insert(tx, subscription);
+      await openCycle(tx, subscription, 1, now);
+      await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.created, subscription, now);
+      if (subscription.status === 'trialing') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.trialing, subscription, now);
+      return view(tx, subscription);
+    },
   });
   deps.outbox?.kick();
   return created;

@@ -1,0 +1,24 @@
+import { counter, histogram, SLOW_BUCKETS } from '@platform/kit';
+
+/**
+ * The charge pipeline's metrics. Labels are kinds, never ids: a charge's status, its payment method, and a provider's
+ * type (SANDBOX, ...), not the client's provider id.
+ */
+export const chargesTotal = counter({
+  name: 'charges_total',
+  help: 'Charges decided, by status, payment method and provider type',
+  labelNames: ['status', 'method', 'provider'],
+});
+
+export const providerSeconds = histogram({
+  name: 'provider_request_duration_seconds',
+  help: 'Time a provider took to answer a request, by provider type, operation and outcome (answered, timeout, unavailable)',
+  labelNames: ['provider', 'operation', 'outcome'],
+  buckets: SLOW_BUCKETS,
+});
+
+export const providerFailovers = counter({
+  name: 'provider_failovers_total',
+  help: 'Authorizations passed on to the next provider after a technical failure, by the provider type that failed',
+  labelNames: ['provider'],
+});
