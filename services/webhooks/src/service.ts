@@ -1,12 +1,14 @@
 import { webhooks } from '@platform/contracts';
-import { implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
+import { implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
 import { fanOutEvents } from './app/fanOutEvent';
+import { recoveryJobs } from './app/recoveryJob';
 import { webhooksConfig } from './config';
 import { createHttpSender, type Resolver } from './delivery/httpSender';
 import { createWebhookHandlers } from './grpc/webhookHandlers';
 import { KeySealer } from './signing/keySealer';
+import { backfillSecrets } from './signing/webhookSecrets';
 import { createDeliveryStore } from './store/deliveryStore';
 import { createWebhookStore } from './store/webhookStore';
 
@@ -16,8 +18,8 @@ import { createWebhookStore } from './store/webhookStore';
  */
 const JOB_POLL_MS = 250;
 
-/** `resolve` replaces DNS (tests give names that resolve to chosen addresses). */
-export function defineWebhooksService(options: { resolve?: Resolver } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
+/** `resolve` replaces DNS (tests give names that resolve to chosen addresses); tests pass a clock to move time without waiting. */
+export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clock } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
   return {
     name: 'webhooks',
     configSchema: webhooksConfig,
@@ -26,7 +28,7 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
       const deps: WebhookDeps = {
         pool,
         log,
-        clock: systemClock,
+        clock: options.clock ?? systemClock,
         webhooks: createWebhookStore(),
         deliveries: createDeliveryStore(),
         sealer: new KeySealer(config.WEBHOOKS_SIGNING_KEY),
@@ -39,7 +41,9 @@ export function defineWebhooksService(options: { resolve?: Resolver } = {}): Ser
         allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
         outbox,
       };
-      const jobs = new JobRunner({ pool, log, handlers: deliveryJobs(deps), pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
+      // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.
+      await backfillSecrets(deps);
+      const jobs = new JobRunner({ pool, log, handlers: { ...deliveryJobs(deps), ...recoveryJobs(deps) }, pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
       const fanOut = await startConsumer({
         nc,
         pool,

@@ -1,8 +1,9 @@
-import { scheduleJob, withTransaction, type JobHandler, type JobOutcome, type Queryable } from '@platform/kit';
+import { counter, histogram, scheduleJob, SLOW_BUCKETS, withTransaction, type JobHandler, type JobOutcome, type Queryable, type TraceCarrier } from '@platform/kit';
 import { outcomeOf } from '../domain/retrySchedule';
 import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
+import { signingSecretsOf } from '../signing/webhookSecrets';
 import type { WebhookDeps } from './deps';
 
 export const DELIVER_JOB = 'webhooks.deliver';
@@ -28,16 +29,32 @@ export async function scheduleDelivery(tx: Queryable, payload: DeliverPayload, r
   await scheduleJob(tx, deliveryJob(payload, runAt));
 }
 
-/** The job of an attempt (see `scheduleDelivery`). */
-export function deliveryJob(payload: DeliverPayload, runAt: Date) {
+/** The job of an attempt (see `scheduleDelivery`); `trace` is the event's, so the delivery joins its trace. */
+export function deliveryJob(payload: DeliverPayload, runAt: Date, trace?: TraceCarrier) {
   return {
     kind: DELIVER_JOB,
     runAt,
     payload: { ...payload },
     dedupeKey: payload.round === 0 ? payload.deliveryId : `${payload.deliveryId}:${payload.round}`,
     maxAttempts: MAX_JOB_FAILURES,
+    ...(trace ? { trace } : {}),
   };
 }
+
+/** Attempts by what they led to: delivered, retrying later, failed for good, or gone (410: the webhook is disabled). */
+const OUTCOME_LABELS = { succeeded: 'delivered', retry: 'retrying', failed: 'failed', gone: 'gone' } as const;
+const deliveriesTotal = counter({ name: 'webhook_deliveries_total', help: 'Webhook delivery attempts, by outcome', labelNames: ['outcome'] });
+const deliverySeconds = histogram({
+  name: 'webhook_delivery_duration_seconds',
+  help: "A delivery attempt's HTTP round trip to the receiver, by outcome",
+  labelNames: ['outcome'],
+  buckets: SLOW_BUCKETS,
+});
+const deliveryLag = histogram({
+  name: 'webhook_delivery_lag_seconds',
+  help: 'From the event reaching the webhooks service to its delivery succeeding (retries included)',
+  buckets: [...SLOW_BUCKETS, 600, 1800, 3600, 21_600, 86_400],
+});
 
 function payloadOf(raw: Record<string, unknown>): DeliverPayload {
   const { deliveryId, clientId, round } = raw;
@@ -85,16 +102,22 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
 
   const privateKey = signingKeyOf(deps, target.webhook.id, target.webhook.sealedPrivateKey);
   const attemptedAt = deps.clock.now();
-  const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, at: attemptedAt });
+  // The secrets in force at the attempt: the replaced one of a rotation signs too until its overlap ends.
+  const secrets = await signingSecretsOf(deps, target.clientId, target.webhook.id, attemptedAt);
+  const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, secrets, at: attemptedAt });
   const result = await deps.sender.send({ endpoint: target.webhook.endpoint, headers, body: target.body });
 
-  const outcome = outcomeOf(result.statusCode, target.failures, deps.retrySchedule);
   const now = deps.clock.now();
+  const outcome = outcomeOf(result, { failures: target.failures, retryAfterAttempts: target.retryAfterAttempts }, deps.retrySchedule, now);
   const nextAttemptAt = outcome.kind === 'retry' ? new Date(now.getTime() + outcome.delayMs) : null;
-  const attempt = { attemptedAt, ...result };
+  const { retryAfter: _retryAfter, ...answer } = result;
+  const attempt = { attemptedAt, ...answer };
+  // A wait the receiver asked for with Retry-After is counted apart and leaves the delivery where it was on the schedule.
+  const receiverSet = outcome.kind === 'retry' && outcome.receiverSet;
   const settlement = {
     status: outcome.kind === 'succeeded' ? ('succeeded' as const) : outcome.kind === 'retry' ? ('pending' as const) : ('failed' as const),
-    failures: outcome.kind === 'succeeded' ? target.failures : target.failures + 1,
+    failures: outcome.kind === 'succeeded' || receiverSet ? target.failures : target.failures + 1,
+    retryAfterAttempts: receiverSet ? target.retryAfterAttempts + 1 : target.retryAfterAttempts,
     nextAttemptAt,
     at: now,
   };
@@ -111,6 +134,10 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
           return applied;
         });
   if (outcome.kind === 'gone') deps.outbox?.kick();
+  const label = OUTCOME_LABELS[outcome.kind];
+  deliveriesTotal.inc({ outcome: label });
+  deliverySeconds.observe({ outcome: label }, result.durationMs / 1000);
+  if (outcome.kind === 'succeeded') deliveryLag.observe(Math.max(0, now.getTime() - target.createdAt.getTime()) / 1000);
   deps.log.info({ deliveryId: target.id, eventId: target.eventId, statusCode: result.statusCode, outcome: outcome.kind }, 'webhook delivery attempted');
   return settled && nextAttemptAt ? { rescheduleAt: nextAttemptAt } : undefined;
 }

@@ -1,4 +1,4 @@
-import { isUuid, scheduleJobs } from '@platform/kit';
+import { isUuid, scheduleJobs, traceOfEvent } from '@platform/kit';
 import { randomUUID } from 'node:crypto';
 import type { DomainEvent, Queryable } from '@platform/kit';
 import { publicKindOf, toPublicEvent } from '../domain/publicEvents';
@@ -40,9 +40,11 @@ export async function fanOutEvents(deps: Pick<WebhookDeps, 'webhooks' | 'deliver
   }
   const inserted = await deps.deliveries.insertMany(tx, deliveries);
   const created = deliveries.filter((d) => inserted.has(d.id));
+  // Each delivery continues the trace of the call that caused its event (when tracing is on).
+  const traces = new Map(owed.map(({ event }) => [event.id, traceOfEvent(event)]));
   await scheduleJobs(
     tx,
-    created.map((d) => deliveryJob({ deliveryId: d.id, clientId: d.clientId, round: 0 }, now)),
+    created.map((d) => deliveryJob({ deliveryId: d.id, clientId: d.clientId, round: 0 }, now, traces.get(d.eventId))),
   );
   return created.length;
 }

@@ -11,6 +11,8 @@ export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The answer's Retry-After header as sent (a 429 or 503 may ask for a wait); null when absent or no answer came. */
+  retryAfter: string | null;
 }
 
 export interface DeliveryRequest {
@@ -77,7 +79,12 @@ function agentFor(url: URL, target: LookupAddress): http.Agent {
   return agent;
 }
 
-function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal: AbortSignal): Promise<number> {
+interface Answer {
+  statusCode: number;
+  retryAfter: string | null;
+}
+
+function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal: AbortSignal): Promise<Answer> {
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = transport.request(
@@ -90,9 +97,10 @@ function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal:
         signal,
       },
       (res) => {
-        // Only the status matters; the rest of the answer is read and dropped. Redirects are not followed.
+        // Only the status and Retry-After matter; the rest of the answer is read and dropped. Redirects are not followed.
         res.resume();
-        resolve(res.statusCode ?? 0);
+        const retryAfter = res.headers['retry-after'];
+        resolve({ statusCode: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
       },
     );
     req.on('error', reject);
@@ -119,10 +127,10 @@ export function createHttpSender(options: { allowPrivateTargets: boolean; timeou
         const timedOut = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
         timedOut.catch(() => undefined);
         const target = await Promise.race([resolveTarget(url.hostname, resolve, options.allowPrivateTargets), timedOut]);
-        const statusCode = await post(url, target, request, signal);
-        return { statusCode, durationMs: elapsed(), error: null };
+        const { statusCode, retryAfter } = await post(url, target, request, signal);
+        return { statusCode, durationMs: elapsed(), error: null, retryAfter };
       } catch (error) {
-        return { statusCode: null, durationMs: elapsed(), error: describe(error, signal, options.timeoutMs) };
+        return { statusCode: null, durationMs: elapsed(), error: describe(error, signal, options.timeoutMs), retryAfter: null };
       }
     },
   };

@@ -2,6 +2,8 @@ import { webhooks } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
 import { isDeliveryStatus, type Delivery } from '../domain/delivery';
 import type { Webhook } from '../domain/webhook';
+import type { EventType } from '../app/eventTypes';
+import type { Recovery } from '../app/recoverWebhook';
 
 export function toWebhookMessage(webhook: Webhook): webhooks.Webhook {
   return {
@@ -80,3 +82,19 @@ export const deliveryCodec: IdempotencyCodec<Delivery> = {
   encode: (delivery) => webhooks.Delivery.encode(toDeliveryMessage(delivery)).finish(),
   decode: (bytes) => fromDeliveryMessage(webhooks.Delivery.decode(bytes)),
 };
+
+export function toRecoveryMessage(recovery: Recovery): webhooks.RecoverWebhookResponse {
+  return { webhookId: recovery.webhookId, since: recovery.since, until: recovery.until, events: recovery.events };
+}
+
+export const recoveryCodec: IdempotencyCodec<Recovery> = {
+  encode: (recovery) => webhooks.RecoverWebhookResponse.encode(toRecoveryMessage(recovery)).finish(),
+  decode: (bytes) => {
+    const message = webhooks.RecoverWebhookResponse.decode(bytes);
+    return { webhookId: message.webhookId, since: message.since ?? new Date(0), until: message.until ?? new Date(0), events: message.events };
+  },
+};
+
+export function toEventTypeMessage(eventType: EventType): webhooks.EventType {
+  return { name: eventType.name, object: eventType.object, description: eventType.description, example: { ...eventType.example } };
+}

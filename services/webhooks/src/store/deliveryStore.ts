@@ -60,7 +60,11 @@ export interface DeliveryTarget {
   body: string;
   status: DeliveryStatus;
   failures: number;
+  /** Attempts of this round whose wait the receiver set with Retry-After. */
+  retryAfterAttempts: number;
   round: number;
+  /** When the delivery was created (its event reached this service). */
+  createdAt: Date;
   webhook: { id: string; endpoint: string; active: boolean; sealedPrivateKey: Buffer };
 }
 
@@ -78,8 +82,34 @@ export interface NewDelivery {
 export interface Settlement {
   status: DeliveryStatus;
   failures: number;
+  /** Unchanged when absent. */
+  retryAfterAttempts?: number;
   nextAttemptAt: Date | null;
   at: Date;
+}
+
+/** The deliveries of one webhook created within [since, until], the walk of a recovery. */
+export interface RecoveryWindow {
+  clientId: string;
+  webhookId: string;
+  since: Date;
+  until: Date;
+}
+
+/**
+ * Where a recovery's walk stands: the last delivery it went past, in (created_at, seq) order. The time is in
+ * microseconds since the epoch, as PostgreSQL keeps it: a Date's milliseconds could stop short of the row.
+ */
+export interface RecoveryCursor {
+  createdAtUs: string;
+  seq: string;
+}
+
+/** One delivery a page of a recovery went past; `resent` holds the new round when it was started again. */
+export interface RecoveredDelivery {
+  id: string;
+  cursor: RecoveryCursor;
+  resent: { round: number; runAt: Date } | null;
 }
 
 /** SQL for deliveries and their attempts. Every query is scoped by client id. */
@@ -98,6 +128,19 @@ export interface DeliveryStore {
   recordAndSettle(db: Queryable, clientId: string, id: string, round: number, attempt: DeliveryAttempt, settlement: Settlement): Promise<boolean>;
   /** Makes the delivery pending again from the start of the schedule, in a new round; returns that round. */
   restart(tx: Queryable, clientId: string, id: string, at: Date): Promise<number>;
+  /** How many deliveries the window holds. */
+  countInWindow(db: Queryable, window: RecoveryWindow): Promise<number>;
+  /**
+   * The next page of the window after `after`, oldest first, each started again in a new round (as `restart`) with
+   * its attempt due at `start` plus `spacingMs` per place in the page; except a delivery already on its way (pending
+   * with no failure in its round: waiting for its first attempt, or for the wait its receiver asked for), which is
+   * left as it is. One statement, so two recoveries walking the same deliveries never send one twice.
+   */
+  restartPage(
+    tx: Queryable,
+    window: RecoveryWindow,
+    page: { after: RecoveryCursor | null; limit: number; start: Date; spacingMs: number; at: Date },
+  ): Promise<RecoveredDelivery[]>;
 }
 
 export function createDeliveryStore(): DeliveryStore {
@@ -168,13 +211,15 @@ export function createDeliveryStore(): DeliveryStore {
         body: string;
         status: string;
         failures: number;
+        retry_after_attempts: number;
         round: number;
+        created_at: Date;
         webhook_id: string;
         endpoint: string;
         active: boolean;
         sealed_private_key: Buffer;
       }>(
-        `SELECT d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.round,
+        `SELECT d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.retry_after_attempts, d.round, d.created_at,
                 w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.client_id = d.client_id
          WHERE d.client_id = $1 AND d.id = $2`,
@@ -190,7 +235,9 @@ export function createDeliveryStore(): DeliveryStore {
         body: row.body,
         status: row.status,
         failures: row.failures,
+        retryAfterAttempts: row.retry_after_attempts,
         round: row.round,
+        createdAt: row.created_at,
         webhook: { id: row.webhook_id, endpoint: row.endpoint, active: row.active, sealedPrivateKey: row.sealed_private_key },
       };
     },
@@ -204,9 +251,10 @@ export function createDeliveryStore(): DeliveryStore {
 
     async settle(tx, clientId, id, round, s) {
       const result = await tx.query(
-        `UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7
+        `UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7,
+           retry_after_attempts = coalesce($8, retry_after_attempts)
          WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending'`,
-        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at],
+        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at, s.retryAfterAttempts ?? null],
       );
       return (result.rowCount ?? 0) > 0;
     },
@@ -217,23 +265,65 @@ export function createDeliveryStore(): DeliveryStore {
            INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
            SELECT id, $8, $9, $10, $11 FROM deliveries WHERE client_id = $1 AND id = $2
          ), settled AS (
-           UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7
+           UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7,
+             retry_after_attempts = coalesce($12, retry_after_attempts)
            WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending' RETURNING 1
          )
          SELECT count(*)::int AS settled FROM settled`,
-        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at, a.attemptedAt, a.statusCode, a.durationMs, a.error],
+        [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at, a.attemptedAt, a.statusCode, a.durationMs, a.error, s.retryAfterAttempts ?? null],
       );
       return (rows[0]?.settled ?? 0) > 0;
     },
 
     async restart(tx, clientId, id, at) {
       const { rows } = await tx.query<{ round: number }>(
-        `UPDATE deliveries SET status = 'pending', failures = 0, round = round + 1, next_attempt_at = $3, updated_at = $3
+        `UPDATE deliveries SET status = 'pending', failures = 0, retry_after_attempts = 0, round = round + 1, next_attempt_at = $3, updated_at = $3
          WHERE client_id = $1 AND id = $2 RETURNING round`,
         [clientId, id, at],
       );
       if (!rows[0]) throw new Error(`delivery ${id} vanished during its retry`);
       return rows[0].round;
+    },
+
+    async countInWindow(db, w) {
+      if (!isUuid(w.webhookId)) return 0;
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM deliveries
+         WHERE client_id = $1 AND webhook_id = $2 AND created_at >= $3 AND created_at <= $4`,
+        [w.clientId, w.webhookId, w.since, w.until],
+      );
+      return rows[0]?.n ?? 0;
+    },
+
+    async restartPage(tx, w, page) {
+      if (!isUuid(w.webhookId)) return [];
+      const { rows } = await tx.query<{ id: string; created_us: string; seq: string; round: number | null; next_attempt_at: Date | null }>(
+        `WITH page AS (
+           SELECT id, created_at, seq, row_number() OVER (ORDER BY created_at, seq) AS n
+           FROM deliveries
+           WHERE client_id = $1 AND webhook_id = $2 AND created_at >= $3 AND created_at <= $4
+             AND ($5::bigint IS NULL OR (created_at, seq) > (timestamptz 'epoch' + $5::bigint * interval '1 microsecond', $6::bigint))
+           ORDER BY created_at, seq
+           LIMIT $7
+         ), restarted AS (
+           UPDATE deliveries d
+           SET status = 'pending', failures = 0, retry_after_attempts = 0, round = d.round + 1,
+               next_attempt_at = $8::timestamptz + (page.n - 1) * $9::int * interval '1 millisecond', updated_at = $10
+           FROM page
+           WHERE d.id = page.id AND d.client_id = $1 AND NOT (d.status = 'pending' AND d.failures = 0)
+           RETURNING d.id, d.round, d.next_attempt_at
+         )
+         SELECT page.id, (extract(epoch FROM page.created_at) * 1000000)::bigint::text AS created_us, page.seq::text AS seq,
+                restarted.round, restarted.next_attempt_at
+         FROM page LEFT JOIN restarted ON restarted.id = page.id
+         ORDER BY page.created_at, page.seq`,
+        [w.clientId, w.webhookId, w.since, w.until, page.after?.createdAtUs ?? null, page.after?.seq ?? null, page.limit, page.start, page.spacingMs, page.at],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        cursor: { createdAtUs: row.created_us, seq: row.seq },
+        resent: row.round !== null && row.next_attempt_at !== null ? { round: row.round, runAt: row.next_attempt_at } : null,
+      }));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { errors, isUuid, withConstraintErrors, type ConstraintErrors, type Page, type Queryable } from '@platform/kit';
+import type { SecretSlots } from '../domain/signatures';
 import type { Webhook } from '../domain/webhook';
 
 interface WebhookRow {
@@ -29,6 +30,12 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
+interface SecretsRow {
+  sealed_secret: Buffer | null;
+  sealed_previous_secret: Buffer | null;
+  previous_secret_expires_at: Date | null;
+}
+
 /** The unique indexes are the rules; a write that breaks one becomes the conflict a client can act on. */
 const UNIQUE_RULES: ConstraintErrors = {
   webhooks_client_event: () => errors.conflict('A webhook for this event already exists', 'webhook_event_exists'),
@@ -37,7 +44,8 @@ const UNIQUE_RULES: ConstraintErrors = {
 
 /** SQL for webhook registrations. Every query is scoped by client id. */
 export interface WebhookStore {
-  insert(tx: Queryable, webhook: Webhook, sealedPrivateKey: Buffer): Promise<Webhook>;
+  /** With its sealed private key and sealed Standard Webhooks secret. */
+  insert(tx: Queryable, webhook: Webhook, sealed: { privateKey: Buffer; secret: Buffer }): Promise<Webhook>;
   findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Webhook | null>;
   list(db: Queryable, clientId: string, page: Page): Promise<{ items: Webhook[]; totalItems: number }>;
   update(tx: Queryable, webhook: Webhook): Promise<Webhook | null>;
@@ -47,18 +55,29 @@ export interface WebhookStore {
   listeners(db: Queryable, clientId: string, event: string, occurredAt: Date): Promise<Webhook[]>;
   /** The active webhooks of these clients that listen to any of these events (or to every one), in creation order. */
   listenersOfAny(db: Queryable, clientIds: readonly string[], events: readonly string[]): Promise<Webhook[]>;
+  /** The webhook's sealed secrets; null for a webhook the client does not have. */
+  secrets(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<SecretSlots<Buffer> | null>;
+  /** Replaces the webhook's sealed secrets (a rotation); false for a webhook the client does not have. */
+  setSecrets(tx: Queryable, clientId: string, id: string, slots: SecretSlots<Buffer>): Promise<boolean>;
+  /**
+   * Webhooks that have no secret yet (registered before secrets existed), oldest first. The one query across
+   * clients: the start-up backfill's, and it answers ids only.
+   */
+  withoutSecret(db: Queryable, limit: number): Promise<Array<{ clientId: string; id: string }>>;
+  /** Gives each of these webhooks its sealed secret unless it has one already; answers how many it gave. */
+  giveSecrets(tx: Queryable, secrets: ReadonlyArray<{ clientId: string; id: string; sealed: Buffer }>): Promise<number>;
 }
 
 export function createWebhookStore(): WebhookStore {
   return {
-    async insert(tx, w, sealedPrivateKey) {
+    async insert(tx, w, sealed) {
       const { rows } = await withConstraintErrors(
         () =>
           tx.query<WebhookRow>(
-            `INSERT INTO webhooks (id, client_id, event, endpoint, version, active, public_key, sealed_private_key, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            `INSERT INTO webhooks (id, client_id, event, endpoint, version, active, public_key, sealed_private_key, sealed_secret, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              RETURNING ${COLUMNS}`,
-            [w.id, w.clientId, w.event, w.endpoint, w.version, w.active, w.publicKey, sealedPrivateKey, w.createdAt, w.updatedAt],
+            [w.id, w.clientId, w.event, w.endpoint, w.version, w.active, w.publicKey, sealed.privateKey, sealed.secret, w.createdAt, w.updatedAt],
           ),
         UNIQUE_RULES,
       );
@@ -131,6 +150,47 @@ export function createWebhookStore(): WebhookStore {
         [clientId, event, occurredAt],
       );
       return rows.map(toWebhook);
+    },
+
+    async secrets(db, clientId, id, options = {}) {
+      if (!isUuid(id)) return null;
+      const { rows } = await db.query<SecretsRow>(
+        `SELECT sealed_secret, sealed_previous_secret, previous_secret_expires_at FROM webhooks
+         WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+        [clientId, id],
+      );
+      const row = rows[0];
+      return row ? { current: row.sealed_secret, previous: row.sealed_previous_secret, previousExpiresAt: row.previous_secret_expires_at } : null;
+    },
+
+    async setSecrets(tx, clientId, id, slots) {
+      if (!isUuid(id)) return false;
+      const result = await tx.query(
+        `UPDATE webhooks SET sealed_secret = $3, sealed_previous_secret = $4, previous_secret_expires_at = $5
+         WHERE client_id = $1 AND id = $2`,
+        [clientId, id, slots.current, slots.previous, slots.previousExpiresAt],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+
+    async withoutSecret(db, limit) {
+      const { rows } = await db.query<{ client_id: string; id: string }>(
+        'SELECT client_id, id FROM webhooks WHERE sealed_secret IS NULL ORDER BY seq LIMIT $1',
+        [limit],
+      );
+      return rows.map((r) => ({ clientId: r.client_id, id: r.id }));
+    },
+
+    async giveSecrets(tx, secrets) {
+      if (secrets.length === 0) return 0;
+      // Only where none is set: a replica starting at the same time, or a rotation meanwhile, keeps what it wrote.
+      const result = await tx.query(
+        `UPDATE webhooks w SET sealed_secret = s.sealed
+         FROM unnest($1::uuid[], $2::uuid[], $3::bytea[]) AS s(client_id, id, sealed)
+         WHERE w.client_id = s.client_id AND w.id = s.id AND w.sealed_secret IS NULL`,
+        [secrets.map((s) => s.clientId), secrets.map((s) => s.id), secrets.map((s) => s.sealed)],
+      );
+      return result.rowCount ?? 0;
     },
   };
 }

@@ -24,7 +24,7 @@ describe('the HTTP sender', () => {
     const sender = createHttpSender({ allowPrivateTargets: true, timeoutMs: 5000 });
     const endpoint = receiver.endpoint();
     const result = await sender.send(request(endpoint));
-    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number), error: null });
+    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number), error: null, retryAfter: null });
     const [received] = receiver.to(endpoint);
     expect(received?.body).toBe('{"id":"evt-1"}');
     expect(received?.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': 'evt-1', 'content-length': '14' });
@@ -67,6 +67,36 @@ describe('the HTTP sender', () => {
     } finally {
       receiver.answer = () => 200;
     }
+  });
+
+  it("reports the answer's Retry-After header as sent, and none when no answer came", async () => {
+    const answers = [
+      { status: 429, retryAfter: '2' },
+      { status: 503, retryAfter: 'Sun, 22 Nov 2026 03:11:18 GMT' },
+      { status: 200, retryAfter: undefined },
+    ];
+    const server = http.createServer((req, res) => {
+      const answer = answers[Number(req.url?.slice(1))]!;
+      req.resume();
+      req.on('end', () => res.writeHead(answer.status, answer.retryAfter ? { 'retry-after': answer.retryAfter } : {}).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const sender = createHttpSender({ allowPrivateTargets: true, timeoutMs: 5000 });
+      const results = [];
+      for (let i = 0; i < answers.length; i++) results.push(await sender.send(request(`http://127.0.0.1:${port}/${i}`)));
+      expect(results.map((r) => [r.statusCode, r.retryAfter])).toEqual([
+        [429, '2'],
+        [503, 'Sun, 22 Nov 2026 03:11:18 GMT'],
+        [200, null],
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    const refused = await createHttpSender({ allowPrivateTargets: true, timeoutMs: 2000 }).send(request(`http://127.0.0.1:${port}/0`));
+    expect(refused).toMatchObject({ statusCode: null, retryAfter: null });
   });
 
   it('gives up on a receiver that does not answer in time, and reports a refused connection', async () => {

@@ -1,12 +1,16 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { toWebhookJson } from '@platform/api-model';
 import { PUBLIC_EVENT_NAMES } from '../../src/domain/publicEvents';
-import { failureOf, outboxOf, startWebhooks, webhookRequest, webhooksSetup, type RunningWebhooks } from '../support/service';
+import { secretKeyOf } from '../../src/domain/signatures';
+import { KeySealer } from '../../src/signing/keySealer';
+import { failureOf, outboxOf, startWebhooks, webhookRequest, webhooksSetup, type RunningWebhooks, type WebhooksSetup } from '../support/service';
 
+let setup: WebhooksSetup;
 let running: RunningWebhooks;
 
 beforeAll(async () => {
-  running = await startWebhooks(await webhooksSetup());
+  setup = await webhooksSetup();
+  running = await startWebhooks(setup);
 });
 
 afterAll(async () => {
@@ -16,7 +20,7 @@ afterAll(async () => {
 const endpoint = () => `https://hooks.example.com/${randomUUID()}`;
 
 describe('CreateWebhook', () => {
-  it('registers a webhook with its own Ed25519 public key and records webhooks.webhook.created with the public key only', async () => {
+  it('registers a webhook with its own Ed25519 public key and secret, and records webhooks.webhook.created with the public key only', async () => {
     const clientId = randomUUID();
     const url = endpoint();
     const webhook = await running.client.createWebhook(webhookRequest(clientId, url, { event: 'authorized' }));
@@ -30,9 +34,15 @@ describe('CreateWebhook', () => {
       publicKey: expect.stringMatching(/^-----BEGIN PUBLIC KEY-----/),
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
     });
     expect(createPublicKey(webhook.publicKey).asymmetricKeyType).toBe('ed25519');
-    expect(await running.client.getWebhook({ clientId, id: webhook.id })).toEqual(webhook);
+    // The secret is answered once: never by a read or a list.
+    const { secret, ...withoutSecret } = webhook;
+    const read = await running.client.getWebhook({ clientId, id: webhook.id });
+    expect(read).toEqual(withoutSecret);
+    expect(read.secret).toBeUndefined();
+    expect((await running.client.listWebhooks({ clientId })).items.map((w) => w.secret)).toEqual([undefined]);
     const events = await outboxOf(running.pool, clientId);
     expect(events.map((e) => e.subject)).toEqual(['webhooks.webhook.created']);
     expect(events[0]!.payload.data).toEqual({
@@ -48,10 +58,24 @@ describe('CreateWebhook', () => {
     });
     // The REST answer and the event data are one shape.
     expect(events[0]!.payload.data).toEqual(toWebhookJson(webhook));
-    const { rows } = await running.pool.query('SELECT sealed_private_key FROM webhooks WHERE id = $1', [webhook.id]);
+    const { rows } = await running.pool.query('SELECT sealed_private_key, sealed_secret FROM webhooks WHERE id = $1', [webhook.id]);
     expect(rows[0].sealed_private_key).toBeInstanceOf(Buffer);
     expect(JSON.stringify(events)).not.toContain('PRIVATE KEY');
     expect(JSON.stringify(events)).not.toContain(rows[0].sealed_private_key.toString('base64'));
+    // Sealed at rest: neither the secret nor its key bytes are in the row, nor in any event.
+    const key = secretKeyOf(secret!);
+    expect(rows[0].sealed_secret).toBeInstanceOf(Buffer);
+    expect(rows[0].sealed_secret.includes(key)).toBe(false);
+    const { rows: whole } = await running.pool.query('SELECT w::text AS text FROM webhooks w WHERE id = $1', [webhook.id]);
+    expect(whole[0].text).not.toContain(key.toString('hex'));
+    expect(JSON.stringify(events)).not.toContain(secret!.slice('whsec_'.length));
+  });
+
+  it('gives every webhook a different secret', async () => {
+    const clientId = randomUUID();
+    const a = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'pending' }));
+    const b = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'voided' }));
+    expect(a.secret).not.toBe(b.secret);
   });
 
   it('gives every webhook a different key pair', async () => {
@@ -115,13 +139,18 @@ describe('CreateWebhook', () => {
     expect((await running.client.listWebhooks({ clientId: otherClient })).items.map((w) => w.id)).toEqual([second.id]);
   });
 
-  it('replays the same webhook for the same idempotency key', async () => {
+  it('replays the same webhook, secret included, for the same idempotency key, and keeps the secret sealed in the record', async () => {
     const clientId = randomUUID();
     const request = webhookRequest(clientId, endpoint());
     const idempotencyKey = randomUUID();
     const first = await running.client.createWebhook(request, { idempotencyKey });
+    expect(first.secret).toMatch(/^whsec_/);
     expect(await running.client.createWebhook(request, { idempotencyKey })).toEqual(first);
     expect((await running.client.listWebhooks({ clientId })).items).toHaveLength(1);
+    const { rows } = await running.pool.query('SELECT response FROM idempotency_keys WHERE client_id = $1 AND key = $2', [clientId, idempotencyKey]);
+    expect(rows[0].response).toBeInstanceOf(Buffer);
+    expect(rows[0].response.includes(Buffer.from(first.secret!))).toBe(false);
+    expect(rows[0].response.includes(secretKeyOf(first.secret!))).toBe(false);
   });
 });
 
@@ -146,7 +175,7 @@ describe('UpdateWebhook', () => {
     const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint(), { event: 'authorized' }));
     const url = endpoint();
     const updated = await running.client.updateWebhook({ clientId, id: webhook.id, event: 'voided', endpoint: url, version: 2, status: false });
-    expect(updated).toEqual({ ...webhook, event: 'voided', endpoint: url, version: 2, status: false, updatedAt: expect.any(Date) });
+    expect(updated).toEqual({ ...webhook, secret: undefined, event: 'voided', endpoint: url, version: 2, status: false, updatedAt: expect.any(Date) });
     const partial = await running.client.updateWebhook({ clientId, id: webhook.id, status: true });
     expect(partial).toMatchObject({ event: 'voided', endpoint: url, version: 2, status: true, publicKey: webhook.publicKey });
     expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual([
@@ -167,7 +196,59 @@ describe('UpdateWebhook', () => {
     expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id, event: 'failed' }))).key).toBe('webhook_event_exists');
     expect((await failureOf(running.client.updateWebhook({ clientId, id: a.id, endpoint: b.endpoint }))).key).toBe('webhook_endpoint_exists');
     expect((await failureOf(running.client.updateWebhook({ clientId: randomUUID(), id: a.id, status: false }))).kind).toBe('not_found');
-    expect(await running.client.getWebhook({ clientId, id: a.id })).toEqual(a);
+    expect(await running.client.getWebhook({ clientId, id: a.id })).toEqual({ ...a, secret: undefined });
+  });
+});
+
+describe('RotateWebhookSecret', () => {
+  it('answers a new secret, and not_found for another client, a malformed or an unknown id without changing anything', async () => {
+    const clientId = randomUUID();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint()));
+    const sealed = async () => (await running.pool.query('SELECT sealed_secret, sealed_previous_secret FROM webhooks WHERE id = $1', [webhook.id])).rows[0];
+    const before = await sealed();
+    for (const [who, id] of [
+      [randomUUID(), webhook.id],
+      [clientId, 'not-a-uuid'],
+      [clientId, randomUUID()],
+    ] as const) {
+      expect((await failureOf(running.client.rotateWebhookSecret({ clientId: who, id }))).kind).toBe('not_found');
+    }
+    expect((await failureOf(running.client.rotateWebhookSecret({ clientId: 'nope', id: webhook.id }))).kind).toBe('validation');
+    expect(await sealed()).toEqual(before);
+
+    const rotated = await running.client.rotateWebhookSecret({ clientId, id: webhook.id });
+    expect(rotated).toEqual({ secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
+    expect(rotated.secret).not.toBe(webhook.secret);
+    const after = await sealed();
+    expect(after.sealed_previous_secret).toEqual(before.sealed_secret);
+    expect(after.sealed_secret.includes(secretKeyOf(rotated.secret))).toBe(false);
+    // Nothing public changed: no event, the webhook reads as before.
+    expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual(['webhooks.webhook.created']);
+    expect(await running.client.getWebhook({ clientId, id: webhook.id })).toEqual({ ...webhook, secret: undefined });
+  });
+
+  it('replays the same secret for the same idempotency key without rotating again, and keeps it sealed in the record', async () => {
+    const clientId = randomUUID();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint()));
+    const idempotencyKey = randomUUID();
+    const first = await running.client.rotateWebhookSecret({ clientId, id: webhook.id }, { idempotencyKey });
+    const sealedAfterFirst = (await running.pool.query('SELECT sealed_secret FROM webhooks WHERE id = $1', [webhook.id])).rows[0].sealed_secret as Buffer;
+    expect(await running.client.rotateWebhookSecret({ clientId, id: webhook.id }, { idempotencyKey })).toEqual(first);
+    expect((await running.pool.query('SELECT sealed_secret FROM webhooks WHERE id = $1', [webhook.id])).rows[0].sealed_secret).toEqual(sealedAfterFirst);
+    const { rows } = await running.pool.query('SELECT response FROM idempotency_keys WHERE client_id = $1 AND key = $2', [clientId, idempotencyKey]);
+    expect(rows[0].response.includes(Buffer.from(first.secret))).toBe(false);
+    expect(rows[0].response.includes(secretKeyOf(first.secret))).toBe(false);
+    // Another key rotates again.
+    const second = await running.client.rotateWebhookSecret({ clientId, id: webhook.id }, { idempotencyKey: randomUUID() });
+    expect(second.secret).not.toBe(first.secret);
+  });
+
+  it('takes the id in capitals as the same webhook (its secret is sealed under the stored id)', async () => {
+    const clientId = randomUUID();
+    const webhook = await running.client.createWebhook(webhookRequest(clientId, endpoint()));
+    const rotated = await running.client.rotateWebhookSecret({ clientId, id: webhook.id.toUpperCase() });
+    const { rows } = await running.pool.query('SELECT id, sealed_secret FROM webhooks WHERE id = $1', [webhook.id]);
+    expect(new KeySealer(Buffer.from(setup.signingKey, 'hex')).openSecret(rows[0].id, rows[0].sealed_secret)).toEqual(secretKeyOf(rotated.secret));
   });
 });
 

@@ -38,7 +38,8 @@ function newWebhook(clientId: string, overrides: Partial<Webhook> = {}): Webhook
   };
 }
 
-const insert = (webhook: Webhook) => webhooks.insert(pool, webhook, randomBytes(48));
+const sealedPair = () => ({ privateKey: randomBytes(48), secret: randomBytes(61) });
+const insert = (webhook: Webhook) => webhooks.insert(pool, webhook, sealedPair());
 
 async function conflictKey(call: Promise<unknown>): Promise<string | undefined> {
   try {
@@ -106,7 +107,7 @@ describe('webhook store', () => {
     const endpoint = `https://hooks.example.com/${randomUUID()}`;
     const clientId = randomUUID();
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => withTransaction(pool, (tx) => webhooks.insert(tx, newWebhook(clientId, { endpoint, event: `event-${i}` }), randomBytes(48)))),
+      Array.from({ length: 20 }, (_, i) => withTransaction(pool, (tx) => webhooks.insert(tx, newWebhook(clientId, { endpoint, event: `event-${i}` }), sealedPair()))),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as AppError).key);
@@ -137,6 +138,61 @@ describe('webhook store', () => {
     expect((await webhooks.listeners(pool, clientId, 'authorized', later)).map((w) => w.id)).toEqual([all.id, authorized.id]);
     expect((await webhooks.listeners(pool, clientId, 'pending', later)).map((w) => w.id)).toEqual([all.id]);
     expect(await webhooks.listeners(pool, clientId, 'authorized', new Date('2026-01-31T00:00:00Z'))).toEqual([]);
+  });
+
+  it('keeps the sealed secret given at registration and replaces the secrets of a rotation, scoped by client', async () => {
+    const clientId = randomUUID();
+    const webhook = newWebhook(clientId);
+    const sealed = sealedPair();
+    await webhooks.insert(pool, webhook, sealed);
+    expect(await webhooks.secrets(pool, clientId, webhook.id)).toEqual({ current: sealed.secret, previous: null, previousExpiresAt: null });
+
+    const rotated = { current: randomBytes(61), previous: sealed.secret, previousExpiresAt: new Date('2026-03-02T00:00:00Z') };
+    expect(await webhooks.setSecrets(pool, randomUUID(), webhook.id, { current: randomBytes(61), previous: null, previousExpiresAt: null })).toBe(false);
+    expect(await webhooks.secrets(pool, randomUUID(), webhook.id)).toBeNull();
+    expect(await webhooks.setSecrets(pool, clientId, webhook.id, rotated)).toBe(true);
+    expect(await webhooks.secrets(pool, clientId, webhook.id)).toEqual(rotated);
+    // Secrets are no part of the webhook as it is read, listed or delivered to.
+    expect(await webhooks.findById(pool, clientId, webhook.id)).toEqual(webhook);
+    expect(await webhooks.secrets(pool, clientId, 'not-a-uuid')).toBeNull();
+    expect(await webhooks.setSecrets(pool, clientId, 'not-a-uuid', rotated)).toBe(false);
+  });
+
+  it('refuses a previous secret without the end of its overlap, or the reverse', async () => {
+    const clientId = randomUUID();
+    const webhook = await insert(newWebhook(clientId));
+    await expect(webhooks.setSecrets(pool, clientId, webhook.id, { current: randomBytes(61), previous: randomBytes(61), previousExpiresAt: null })).rejects.toThrow(
+      /webhooks_previous_secret_expiry/,
+    );
+    await expect(webhooks.setSecrets(pool, clientId, webhook.id, { current: randomBytes(61), previous: null, previousExpiresAt: new Date() })).rejects.toThrow(
+      /webhooks_previous_secret_expiry/,
+    );
+  });
+
+  it('finds the webhooks without a secret (from before secrets) and gives each one only where none is set', async () => {
+    const clientId = randomUUID();
+    const a = await insert(newWebhook(clientId, { event: 'pending' }));
+    const b = await insert(newWebhook(clientId, { event: 'authorized' }));
+    const withSecret = await insert(newWebhook(clientId, { event: 'voided' }));
+    await pool.query('UPDATE webhooks SET sealed_secret = NULL WHERE id = ANY($1::uuid[])', [[a.id, b.id]]);
+    const missing = await webhooks.withoutSecret(pool, 1_000);
+    expect(missing).toEqual(expect.arrayContaining([{ clientId, id: a.id }, { clientId, id: b.id }]));
+    expect(missing.map((w) => w.id)).not.toContain(withSecret.id);
+    expect(await webhooks.withoutSecret(pool, 1)).toHaveLength(1);
+
+    const forA = randomBytes(61);
+    const given = await webhooks.giveSecrets(pool, [
+      { clientId, id: a.id, sealed: forA },
+      // Another client's id names nothing; a webhook with a secret keeps it.
+      { clientId: randomUUID(), id: b.id, sealed: randomBytes(61) },
+      { clientId, id: withSecret.id, sealed: randomBytes(61) },
+    ]);
+    expect(given).toBe(1);
+    expect((await webhooks.secrets(pool, clientId, a.id))!.current).toEqual(forA);
+    expect((await webhooks.secrets(pool, clientId, b.id))!.current).toBeNull();
+    expect(await webhooks.giveSecrets(pool, [{ clientId, id: a.id, sealed: randomBytes(61) }])).toBe(0);
+    expect((await webhooks.secrets(pool, clientId, a.id))!.current).toEqual(forA);
+    expect(await webhooks.giveSecrets(pool, [])).toBe(0);
   });
 });
 

@@ -133,14 +133,20 @@ export async function publishEvent<T>(nc: NatsConnection, event: { type: string;
   return envelope;
 }
 
-/** Checks a delivery the way a receiver would: both signatures against the webhook's public key. */
+/**
+ * Checks a delivery the way a receiver would: both Ed25519 signatures against the webhook's public key (the `v1a`
+ * entry of webhook-signature's space-separated list).
+ */
 export function verifySignatures(request: ReceivedRequest, publicKeyPem: string): { plug: boolean; standard: boolean } {
   const key = createPublicKey(publicKeyPem);
   const date = String(request.headers['x-plug-date']);
   const plug = verify(null, Buffer.from(`${date}\n${request.body}`), key, Buffer.from(String(request.headers['x-plug-signature']), 'hex'));
-  const [scheme, signature] = String(request.headers['webhook-signature']).split(',');
+  const asymmetric = String(request.headers['webhook-signature'])
+    .split(' ')
+    .map((entry) => entry.split(','))
+    .find(([scheme]) => scheme === 'v1a');
   const content = `${String(request.headers['webhook-id'])}.${String(request.headers['webhook-timestamp'])}.${request.body}`;
-  const standard = scheme === 'v1a' && verify(null, Buffer.from(content), key, Buffer.from(signature ?? '', 'base64'));
+  const standard = asymmetric !== undefined && verify(null, Buffer.from(content), key, Buffer.from(asymmetric[1] ?? '', 'base64'));
   return { plug, standard };
 }
 
