@@ -1,9 +1,9 @@
 import { payments, sellers, sessions } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import { DUE_DATE_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
+import { DUE_DATE_JOB, STALE_PLACES_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
 import { createSellersPort } from './app/sellersPort';
-import { applyChargeEvent, expireByDueDate, type ChargeEventData } from './app/sessions';
+import { applyChargeEvent, expireByDueDate, releaseStalePlaces, type ChargeEventData } from './app/sessions';
 import { sessionsConfig } from './config';
 import { createSessionHandlers } from './grpc/sessionHandlers';
 import { createSessionStore } from './store/sessionStore';
@@ -37,7 +37,12 @@ export function defineSessionsService(options: { payments?: PaymentsPort; seller
         log,
         handlers: {
           [DUE_DATE_JOB]: async (job) => expireByDueDate(deps, job.payload as { clientId: string; sessionId: string }),
+          [STALE_PLACES_JOB]: async () => {
+            await releaseStalePlaces(deps);
+          },
         },
+        // Every minute; the next run does the same work, so a failed run is not retried.
+        cron: [{ kind: STALE_PLACES_JOB, pattern: '* * * * *', maxAttempts: 1 }],
       });
       const charges = await startConsumer({
         nc,

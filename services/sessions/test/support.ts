@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { payments, sessions } from '@platform/contracts';
-import { createLogger, createPromiseClient, errors, startService, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
+import { createLogger, createPromiseClient, errors, startService, withTransaction, type Clock, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import type { PaymentsPort, SellersPort, SessionDeps } from '../src/app/deps';
 import type { FeeRule } from '../src/domain/session';
+import { applyChargeEvent } from '../src/app/sessions';
 import { defineSessionsService } from '../src/service';
 import { createSessionStore } from '../src/store/sessionStore';
 
@@ -19,6 +20,13 @@ export const TEST_KEY_SECRET = '11'.repeat(32);
 export class FakePayments implements PaymentsPort {
   readonly merchants = new Map<string, { clientId: string; fee: { enabled: boolean; rules: FeeRule[] } }>();
   readonly charges: payments.CreateChargeRequest[] = [];
+  /** Charges by idempotency key: a key seen before answers with its charge again, as payments does. */
+  readonly byKey = new Map<string, Promise<payments.Charge>>();
+  /**
+   * Runs once a charge is made, before it is answered: a test delivers its event here (the event first), or throws
+   * (the answer lost on its way back although the charge was made).
+   */
+  afterCharge?: (charge: payments.Charge) => Promise<void>;
 
   addMerchant(clientId: string, fee: { enabled: boolean; rules: FeeRule[] } = { enabled: false, rules: [] }): string {
     const id = randomUUID();
@@ -32,8 +40,24 @@ export class FakePayments implements PaymentsPort {
     return merchant.fee;
   }
 
-  async createCharge(request: payments.CreateChargeRequest): Promise<payments.Charge> {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  async createCharge(request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<payments.Charge> {
+    const known = idempotencyKey ? this.byKey.get(idempotencyKey) : undefined;
+    if (known) {
+      // Payments answers a retry with the first try's charge (409 while that try is still at work; here it waits).
+      await known.catch(() => undefined);
+      return known;
+    }
+    const made = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return this.charge(request);
+    })();
+    if (idempotencyKey) this.byKey.set(idempotencyKey, made);
+    const charge = await made;
+    await this.afterCharge?.(charge);
+    return charge;
+  }
+
+  private charge(request: payments.CreateChargeRequest): payments.Charge {
     this.charges.push(request);
     const type = request.paymentMethod?.paymentType ?? '';
     if (request.paymentSource?.card?.cardHolderName === 'DECLINED') throw errors.declined('card_declined', 'The card was declined');
@@ -88,6 +112,7 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     SESSIONS_KEY_SECRET: TEST_KEY_SECRET,
     PAYMENTS_GRPC_URL: '127.0.0.1:1',
@@ -125,6 +150,35 @@ export function depsOf(running: RunningSessions, clock: Clock): SessionDeps {
     keySecret: Buffer.from(TEST_KEY_SECRET, 'hex'),
     publicUrl: 'https://pay.example.test',
   };
+}
+
+/** A 1:1 session of two blue mugs (5,000), paid by credit unless `overrides` say otherwise, for a new merchant of the client. */
+export function createTestSession(running: RunningSessions, clientId: string, overrides: Partial<sessions.CreateSessionRequest> = {}): Promise<sessions.Session> {
+  return running.client.createSession({
+    clientId,
+    merchantId: running.payments.addMerchant(clientId),
+    name: 'Blue mugs',
+    orderId: 'order-1',
+    currency: 'BRL',
+    paymentMethods: [payments.PaymentMethod.fromPartial({ paymentType: 'credit', installments: 1 })],
+    items: [{ name: 'Blue mug', unitPrice: 2500, quantity: 2, description: '' }],
+    splitRules: [],
+    statementDescriptor: '',
+    ...overrides,
+  });
+}
+
+/** A `payments.charge.<status>` event of a session's charge, handed to the consumer's handler as NATS would. */
+export async function deliverChargeEvent(deps: SessionDeps, clientId: string, charge: payments.Charge, status: string): Promise<void> {
+  await withTransaction(deps.pool, (tx) =>
+    applyChargeEvent(deps, tx, clientId, {
+      id: charge.id,
+      sessionId: charge.sessionId ?? null,
+      status,
+      amount: charge.amount,
+      paymentMethod: charge.paymentMethod ? { paymentType: charge.paymentMethod.paymentType } : null,
+    }),
+  );
 }
 
 export { failureOf } from '@platform/testkit';

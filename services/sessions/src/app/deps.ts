@@ -7,7 +7,8 @@ import type { SessionStore } from '../store/sessionStore';
 export interface PaymentsPort {
   /** Fails not_found when the merchant is not the client's. */
   platformFee(clientId: string, merchantId: string): Promise<{ enabled: boolean; rules: FeeRule[] }>;
-  createCharge(request: payments.CreateChargeRequest): Promise<payments.Charge>;
+  /** `idempotencyKey` makes a retry of the same attempt answer with the charge the first try made. */
+  createCharge(request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<payments.Charge>;
 }
 
 /** What sessions needs from sellers-and-reviews: that the sellers of a split can receive. */
@@ -31,3 +32,6 @@ export interface SessionDeps {
 
 /** The job that disables a session when its due date passes. */
 export const DUE_DATE_JOB = 'sessions.expire_by_due_date';
+
+/** The sweep that gives back the places of payment attempts that never got an answer. */
+export const STALE_PLACES_JOB = 'sessions.release_stale_places';

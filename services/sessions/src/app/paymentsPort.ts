@@ -17,6 +17,6 @@ export function createPaymentsPort(client: PromiseClient<typeof payments.Payment
         })),
       };
     },
-    createCharge: (request) => client.createCharge(request),
+    createCharge: (request, idempotencyKey) => client.createCharge(request, idempotencyKey ? { idempotencyKey } : undefined),
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { AppError, cancelJobs, errors, isUuid, requireClientId, scheduleJob, toPage, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
+import { AppError, cancelJobs, checkBeforeChange, errors, isUuid, jsonCodec, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
 import {
   canceledEntry,
   createdEntry,
@@ -28,7 +28,7 @@ import {
 } from '../domain/session';
 import { recordSessionEvent, SESSION_EVENTS, type SessionEventType } from '../events/sessionEvents';
 import { toPaymentMethodMessage, toSplitRuleMessage } from '../grpc/sessionMessage';
-import type { Counters, HistoryRecord, SessionFilters } from '../store/sessionStore';
+import type { ChargeHold, Counters, HistoryRecord, SessionFilters } from '../store/sessionStore';
 import { DUE_DATE_JOB, type SessionDeps } from './deps';
 
 export interface SessionView {
@@ -73,24 +73,45 @@ async function load(deps: SessionDeps, db: Queryable, clientId: string, id: stri
   return session;
 }
 
-export async function createSession(deps: SessionDeps, input: Omit<NewSessionInput, 'id'>): Promise<SessionView> {
+export const CREATE_SESSION_OPERATION = 'sessions.create';
+
+const sessionViewCodec = jsonCodec<SessionView>();
+
+/**
+ * Validates the session (before the idempotency key is claimed: a malformed request claims nothing), asks payments
+ * that the merchant is the client's and its platform fee fits, and sellers-and-reviews that the split's sellers can
+ * receive; then stores it with its history, due-date job and event. The same X-Idempotency-Key answers the same
+ * session again.
+ */
+export async function createSession(deps: SessionDeps, input: Omit<NewSessionInput, 'id'>, idempotencyKey?: string): Promise<SessionView> {
   const clientId = requireClientId(input.clientId);
-  const now = deps.clock.now();
-  const session = newSession({ ...input, clientId, id: randomUUID() }, now);
-  // Also proves the merchant is the client's (not_found otherwise).
-  const fee = await deps.payments.platformFee(clientId, session.merchantId);
-  checkPlatformFee(session, fee);
-  // The sellers of the split are the client's, of the merchant, and can receive: no unknown or foreign id is stored.
-  await deps.sellers.checkSplitReceivers(clientId, session.merchantId, session.splitRules.map((r) => r.sellerId));
-  const publicKey = sessionPublicKey(deps.keySecret, session.id);
-  await withTransaction(deps.pool, async (tx) => {
-    await deps.store.insert(tx, session, hashPublicKey(publicKey));
-    await addHistory(deps, tx, session, createdEntry(session), now);
-    await scheduleDueDate(tx, session);
-    await emit(deps, tx, SESSION_EVENTS.created, session, now);
-  });
+  const session = newSession({ ...input, clientId, id: randomUUID() }, deps.clock.now());
+  const created = await withIdempotency(
+    deps.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_SESSION_OPERATION, request: input, codec: sessionViewCodec },
+    {
+      prepare: async () => {
+        await checkBeforeChange(async () => {
+          // Also proves the merchant is the client's (not_found otherwise).
+          const fee = await deps.payments.platformFee(clientId, session.merchantId);
+          checkPlatformFee(session, fee);
+          // The sellers of the split are the client's, of the merchant, and can receive: no unknown or foreign id is stored.
+          await deps.sellers.checkSplitReceivers(clientId, session.merchantId, session.splitRules.map((r) => r.sellerId));
+        });
+      },
+      commit: async (tx) => {
+        const now = session.createdAt;
+        const publicKey = sessionPublicKey(deps.keySecret, session.id);
+        await deps.store.insert(tx, session, hashPublicKey(publicKey));
+        await addHistory(deps, tx, session, createdEntry(session), now);
+        await scheduleDueDate(tx, session);
+        await emit(deps, tx, SESSION_EVENTS.created, session, now);
+        return { session, publicKey };
+      },
+    },
+  );
   deps.outbox?.kick();
-  return { session, publicKey };
+  return created;
 }
 
 export async function getSession(deps: SessionDeps, input: { clientId: string; id: string }): Promise<SessionView> {
@@ -181,8 +202,17 @@ function responseOf(charge: { id: string; status: string; amount: number; paymen
  * A pending place became a payment: counts it, closes a 1:1 session (`paid`) and disables a 1:N session that reached
  * its maximum (`sessionExpiredByMaxPayments`).
  */
-async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, response: ChargeAnswer, now: Date): Promise<void> {
-  const counters = await deps.store.settlePlace(tx, before.clientId, before.id, 'paid', now);
+async function settlePaid(deps: SessionDeps, tx: Queryable, before: Session, response: ChargeAnswer, now: Date, heldPlace = true): Promise<void> {
+  const counters = heldPlace
+    ? await deps.store.settlePlace(tx, before.clientId, before.id, 'paid', now)
+    : await deps.store.countWithoutPlace(tx, before.clientId, before.id, 'counted', now);
+  if (!counters) {
+    // A charge made while its attempt held no place any more, on a session that is full since: the money was taken,
+    // so the item is kept, but the count never goes past the limit. The merchant refunds it.
+    deps.log.error({ sessionId: before.id, chargeId: response.chargeId }, 'a session charge was paid beyond the session limit');
+    await addHistory(deps, tx, before, paymentEntry('paymentSucceeded', before, before, response), now);
+    return;
+  }
   let after = withCounters({ ...before, updatedAt: now }, counters);
   if (before.maxPayments === null) {
     after = { ...after, status: nextStatus(before.status, 'pay') ?? before.status };
@@ -214,9 +244,9 @@ async function settleReleased(
   response: ChargeResponse,
   kind: 'paymentExpired' | 'paymentFailed',
   now: Date,
+  heldPlace = true,
 ): Promise<void> {
-  const counters = await deps.store.settlePlace(tx, before.clientId, before.id, 'released', now);
-  const after = withCounters({ ...before, updatedAt: now }, counters);
+  const after = heldPlace ? withCounters({ ...before, updatedAt: now }, await deps.store.settlePlace(tx, before.clientId, before.id, 'released', now)) : before;
   await addHistory(deps, tx, after, paymentEntry(kind, before, after, response), now);
 }
 
@@ -247,55 +277,78 @@ export interface ChargeSessionInput {
   fraudAnalysis?: Record<string, unknown>;
 }
 
+/** How long an attempt may hold its place without an answer before the sweep gives it back (its process died). */
+export const ATTEMPT_PLACE_TIMEOUT_MS = 5 * 60_000;
+
 /**
  * A buyer pays the session. A place is reserved by one conditional statement before payments is asked (so many
  * buyers at once never overshoot `maxPayments`), then settled from the charge's answer: authorized → paid; pending
  * (Pix, boleto) → kept until the charge's events settle it; failed or an error → given back.
+ *
+ * The place belongs to an attempt (`session_attempts`). A retry with the same idempotency key finds that attempt:
+ * it reserves nothing again and asks payments with the attempt's own key, so payments answers with the charge the
+ * first try made (or makes it, if the first try never reached payments). Whichever of the answer and the charge's
+ * event links the charge first counts it; an attempt whose process died before the answer is given back its place
+ * by the sweep, and its charge is counted from the event.
  */
-export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput): Promise<payments.Charge> {
+export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput, idempotencyKey?: string): Promise<payments.Charge> {
   const clientId = requireClientId(input.clientId);
   const session = await load(deps, deps.pool, clientId, input.id);
   const method = allowedMethod(session, input.paymentMethod?.paymentType ?? '');
   if (!input.paymentSource) throw errors.validation('paymentSource is required', [{ field: 'paymentSource', message: 'is required' }]);
 
-  const reserved = await deps.store.reservePlace(deps.pool, clientId, session.id, deps.clock.now());
-  if (!reserved) {
+  const noPlace = new Error('no place');
+  const attempt = await withTransaction(deps.pool, async (tx) => {
+    const begun = await deps.store.beginAttempt(tx, { id: randomUUID(), clientId, sessionId: session.id, idempotencyKey: idempotencyKey ?? null }, deps.clock.now());
+    if (!begun.fresh || (await deps.store.reservePlace(tx, clientId, session.id, deps.clock.now()))) return begun;
+    throw noPlace; // the attempt is not kept either
+  }).catch((error: unknown) => {
+    if (error === noPlace) return null;
+    throw error;
+  });
+  if (!attempt) {
     const fresh = await load(deps, deps.pool, clientId, session.id);
     const refusal = refusalOf(fresh, deps.clock.now()) ?? { code: 'session_disabled', message: 'The session takes no more payments' };
     throw errors.businessRule(refusal.code, refusal.message);
   }
-  const before = withCounters(session, reserved);
 
   let charge: payments.Charge;
   try {
-    charge = await deps.payments.createCharge({
-      clientId,
-      merchantId: session.merchantId,
-      amount: session.amount,
-      currency: session.currency,
-      orderId: session.orderId,
-      statementDescriptor: session.statementDescriptor,
-      description: session.name,
-      capture: session.capture ?? undefined,
-      customerId: input.customerId,
-      // The session's settings of that method (Pix expiry, boleto due date) with the buyer's choices on top.
-      paymentMethod: buyerMethod(toPaymentMethodMessage(method), input.paymentMethod),
-      paymentSource: input.paymentSource,
-      splitRules: session.splitRules.map(toSplitRuleMessage),
-      fraudAnalysis: input.fraudAnalysis,
-      sessionId: session.id,
-    });
+    charge = await deps.payments.createCharge(
+      {
+        clientId,
+        merchantId: session.merchantId,
+        amount: session.amount,
+        currency: session.currency,
+        orderId: session.orderId,
+        statementDescriptor: session.statementDescriptor,
+        description: session.name,
+        capture: session.capture ?? undefined,
+        customerId: input.customerId,
+        // The session's settings of that method (Pix expiry, boleto due date) with the buyer's choices on top.
+        paymentMethod: buyerMethod(toPaymentMethodMessage(method), input.paymentMethod),
+        paymentSource: input.paymentSource,
+        splitRules: session.splitRules.map(toSplitRuleMessage),
+        fraudAnalysis: input.fraudAnalysis,
+        sessionId: session.id,
+      },
+      `session-attempt-${attempt.id}`,
+    );
   } catch (error) {
+    // No answer (the call to payments failed on its way), or another try of this attempt still at work: the charge
+    // may exist. The attempt keeps its place for its retry, its event, or the sweep.
+    if (!(error instanceof AppError) || error.kind === 'unavailable' || error.kind === 'conflict') throw error;
     const now = deps.clock.now();
     await withTransaction(deps.pool, async (tx) => {
-      const current = (await deps.store.findById(tx, clientId, session.id, { forUpdate: true })) ?? before;
-      const failure = error instanceof AppError ? error : undefined;
+      const current = await load(deps, tx, clientId, session.id, true);
+      // A retry of an attempt already settled (or given back) has no place to give back.
+      if (!(await deps.store.takeAttemptPlace(tx, clientId, attempt.id, now))) return;
       // No charge exists: the response has no charge id (and neither has the history item).
       const response: ChargeResponse = {
-        status: failure?.declinedCode ? 'declined' : 'error',
+        status: error.declinedCode ? 'declined' : 'error',
         amount: session.amount,
         paymentType: method.paymentType,
-        ...(failure?.declinedCode ? { declinedCode: failure.declinedCode } : {}),
+        ...(error.declinedCode ? { declinedCode: error.declinedCode } : {}),
       };
       await settleReleased(deps, tx, current, response, 'paymentFailed', now);
     });
@@ -303,22 +356,70 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   }
 
   const now = deps.clock.now();
-  const response = responseOf(charge);
   await withTransaction(deps.pool, async (tx) => {
-    const current = (await deps.store.findById(tx, clientId, session.id, { forUpdate: true })) ?? before;
-    if (PAID_STATUSES.has(charge.status)) {
-      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'paid' }, now);
-      await settlePaid(deps, tx, current, response, now);
-    } else if (charge.status === 'pending') {
-      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'pending' }, now);
-      await addHistory(deps, tx, current, paymentEntry('paymentPending', current, current, response), now);
-    } else {
-      await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: 'released' }, now);
-      await settleReleased(deps, tx, current, response, 'paymentFailed', now);
+    const current = await load(deps, tx, clientId, session.id, true);
+    const heldPlace = await deps.store.takeAttemptPlace(tx, clientId, attempt.id, now);
+    const answered: ChargeHold = PAID_STATUSES.has(charge.status) ? 'paid' : charge.status === 'pending' ? 'pending' : 'released';
+    // The event's outcome when it came first (a Pix paid before its answer was back).
+    const state = await deps.store.recordCharge(tx, { chargeId: charge.id, sessionId: session.id, clientId, state: answered }, now);
+    if (!state) {
+      // Counted already, by this attempt's first try: the place a later try still held goes back.
+      if (heldPlace) await deps.store.settlePlace(tx, clientId, session.id, 'released', now);
+      return;
     }
+    await countOutcome(deps, tx, current, state, responseOf(charge), now, heldPlace);
   });
   deps.outbox?.kick();
   return charge;
+}
+
+/** Counts a charge's outcome on its session, with the place its attempt held or (heldPlace false) without one. */
+async function countOutcome(deps: SessionDeps, tx: Queryable, current: Session, state: ChargeHold, response: ChargeAnswer, now: Date, heldPlace: boolean): Promise<void> {
+  if (state === 'paid') {
+    await settlePaid(deps, tx, current, response, now, heldPlace);
+  } else if (state === 'pending') {
+    // The place passes from the attempt to the charge, until its events settle it.
+    const counters = heldPlace ? null : await deps.store.countWithoutPlace(tx, current.clientId, current.id, 'held', now);
+    const holding = counters ? withCounters(current, counters) : current;
+    await addHistory(deps, tx, holding, paymentEntry('paymentPending', holding, holding, response), now);
+  } else {
+    await settleReleased(deps, tx, current, response, 'paymentFailed', now, heldPlace);
+  }
+}
+
+/**
+ * Settles the places of attempts that began more than ATTEMPT_PLACE_TIMEOUT_MS ago and never settled (their process
+ * died, or payments never answered): each is paired with an outcome of its session that no answer counted (its
+ * charge's event came), else given back. Then the outcomes left uncounted that long are counted without a place.
+ */
+export async function releaseStalePlaces(deps: SessionDeps, limit = 500): Promise<number> {
+  const now = deps.clock.now();
+  const before = new Date(now.getTime() - ATTEMPT_PLACE_TIMEOUT_MS);
+  const settled = await withTransaction(deps.pool, async (tx) => {
+    const stale = await deps.store.takeStalePlaces(tx, before, limit, now);
+    for (const { clientId, sessionId } of stale) {
+      const current = await load(deps, tx, clientId, sessionId, true);
+      const outcome = await deps.store.takeUncounted(tx, clientId, sessionId, now);
+      if (outcome) {
+        await countOutcome(deps, tx, current, outcome.state, noted(current, outcome), now, true);
+      } else {
+        await settleReleased(deps, tx, current, { status: 'error', amount: current.amount, paymentType: '' }, 'paymentFailed', now);
+      }
+    }
+    const orphans = await deps.store.takeStaleUncounted(tx, before, limit, now);
+    for (const outcome of orphans) {
+      const current = await load(deps, tx, outcome.clientId, outcome.sessionId, true);
+      await countOutcome(deps, tx, current, outcome.state, noted(current, outcome), now, false);
+    }
+    return stale.length + orphans.length;
+  });
+  if (settled > 0) deps.log.warn({ settled }, 'settled session payment attempts that never got an answer');
+  return settled;
+}
+
+/** The answer recorded for an outcome its event noted: the charge, and what the event said of it. */
+function noted(session: Session, outcome: { chargeId: string; state: ChargeHold }): ChargeAnswer {
+  return { chargeId: outcome.chargeId, status: outcome.state === 'paid' ? 'authorized' : 'failed', amount: session.amount, paymentType: '' };
 }
 
 /** The part of a `payments.charge.*` event's data sessions reads. */
@@ -343,8 +444,12 @@ export async function applyChargeEvent(deps: SessionDeps, tx: Queryable, clientI
     await voidPaidCharge(deps, tx, clientId, link.sessionId, data);
     return;
   }
-  if (!link || link.state !== 'pending') return;
   const now = deps.clock.now();
+  if (!link) {
+    await noteCharge(deps, tx, clientId, data.sessionId, data, now);
+    return;
+  }
+  if (link.state !== 'pending') return;
   const response = responseOf({ id: data.id, status: data.status, amount: data.amount, paymentMethod: data.paymentMethod ?? undefined });
   if (PAID_STATUSES.has(data.status)) {
     if (!(await deps.store.moveCharge(tx, clientId, data.id, 'pending', 'paid', now))) return;
@@ -355,6 +460,20 @@ export async function applyChargeEvent(deps: SessionDeps, tx: Queryable, clientI
     const session = await load(deps, tx, clientId, link.sessionId, true);
     await settleReleased(deps, tx, session, response, 'paymentExpired', now);
   }
+}
+
+/**
+ * The final outcome of a session's charge that no answer has linked yet: the event came first, or the attempt that
+ * made the charge never got its answer. It is noted uncounted: the answer counts it with its attempt's place, or the
+ * sweep does. A pending charge waits for its answer, or for its outcome's event.
+ */
+async function noteCharge(deps: SessionDeps, tx: Queryable, clientId: string, sessionId: string, data: ChargeEventData, now: Date): Promise<void> {
+  const state: ChargeHold | null = PAID_STATUSES.has(data.status) ? 'paid' : RELEASED_STATUSES.has(data.status) ? 'released' : null;
+  if (!state) return;
+  // Locked like the answer's transaction locks it, so the two never interleave.
+  const session = await deps.store.findById(tx, clientId, sessionId, { forUpdate: true });
+  if (!session) return;
+  await deps.store.noteOutcome(tx, { chargeId: data.id, sessionId, clientId, state }, now);
 }
 
 /**

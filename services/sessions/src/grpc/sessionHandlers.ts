@@ -43,9 +43,11 @@ function toSplitRule(r: payments.SplitRule): SessionSplitRule {
 
 export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessions.SessionsServiceService> {
   return {
-    createSession: async (r) =>
+    createSession: async (r, ctx) =>
       toMessage(
-        await createSession(deps, {
+        await createSession(
+          deps,
+          {
           clientId: r.clientId,
           merchantId: r.merchantId,
           name: r.name,
@@ -60,7 +62,9 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
           items: r.items.map((i) => ({ name: i.name, unitPrice: i.unitPrice, quantity: i.quantity, description: i.description })),
           splitRules: r.splitRules.map(toSplitRule),
           statementDescriptor: r.statementDescriptor,
-        }),
+          },
+          ctx.idempotencyKey,
+        ),
       ),
     listSessions: async (r) => {
       const { items, meta } = await listSessions(deps, {
@@ -83,15 +87,19 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
     updateSession: async (r) =>
       toMessage(await updateSession(deps, { clientId: r.clientId, id: r.id, update: { isActive: r.isActive, dueDate: r.dueDate, maxPayments: r.maxPayments } })),
     cancelSession: async (r) => toMessage(await cancelSession(deps, r)),
-    chargeSession: async (r) =>
-      chargeSession(deps, {
-        clientId: r.clientId,
-        id: r.id,
-        customerId: r.customerId,
-        paymentMethod: r.paymentMethod,
-        paymentSource: r.paymentSource,
-        fraudAnalysis: r.fraudAnalysis,
-      }),
+    chargeSession: async (r, ctx) =>
+      chargeSession(
+        deps,
+        {
+          clientId: r.clientId,
+          id: r.id,
+          customerId: r.customerId,
+          paymentMethod: r.paymentMethod,
+          paymentSource: r.paymentSource,
+          fraudAnalysis: r.fraudAnalysis,
+        },
+        ctx.idempotencyKey,
+      ),
     getSessionHistory: async (r) => {
       const records = await sessionHistory(deps, r);
       return {

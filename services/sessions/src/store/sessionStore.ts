@@ -94,6 +94,25 @@ export interface Counters {
 
 export type ChargeHold = 'pending' | 'paid' | 'released';
 
+const WITHIN_LIMIT = '(max_payments = -1 OR payment_count + pending_count < COALESCE(max_payments, 1))';
+
+const PLACE_MOVES = {
+  paid: { set: 'pending_count = pending_count - 1, payment_count = payment_count + 1', guard: 'pending_count > 0' },
+  released: { set: 'pending_count = pending_count - 1', guard: 'pending_count > 0' },
+  counted: { set: 'payment_count = payment_count + 1', guard: WITHIN_LIMIT },
+  held: { set: 'pending_count = pending_count + 1', guard: WITHIN_LIMIT },
+} as const;
+
+async function movePlace(db: Queryable, clientId: string, id: string, outcome: keyof typeof PLACE_MOVES, now: Date): Promise<Counters | null> {
+  const { set, guard } = PLACE_MOVES[outcome];
+  const { rows } = await db.query<SessionRow>(
+    `UPDATE sessions SET ${set}, updated_at = $3 WHERE id = $1 AND client_id = $2 AND ${guard}
+     RETURNING max_payments, payment_count, pending_count, is_active`,
+    [id, clientId, now],
+  );
+  return rows[0] ? countersOf(rows[0]) : null;
+}
+
 /** SQL for sessions, their items, charges and history. Every query is scoped by client id, but `linkOwner`. */
 export interface SessionStore {
   insert(db: Queryable, session: Session, publicKeyHash: string): Promise<void>;
@@ -113,7 +132,31 @@ export interface SessionStore {
   reservePlace(db: Queryable, clientId: string, id: string, now: Date): Promise<Counters | null>;
   /** Moves a pending place: to a paid one, or back (released). */
   settlePlace(db: Queryable, clientId: string, id: string, outcome: 'paid' | 'released', now: Date): Promise<Counters>;
-  recordCharge(db: Queryable, charge: { chargeId: string; sessionId: string; clientId: string; state: ChargeHold }, now: Date): Promise<void>;
+  /**
+   * Counts what holds no place, within the session's limit: a payment (`counted`: its attempt's place was given back
+   * already) or a pending charge (`held`). Null when the limit is reached: the counters never overshoot it.
+   */
+  countWithoutPlace(db: Queryable, clientId: string, id: string, outcome: 'counted' | 'held', now: Date): Promise<Counters | null>;
+  /**
+   * Links a charge to its session as counted, or counts the outcome its event left uncounted: the state to count
+   * (the event's, when it came first). Null when the charge was counted already (a retry of the same attempt).
+   */
+  recordCharge(db: Queryable, charge: { chargeId: string; sessionId: string; clientId: string; state: ChargeHold }, now: Date): Promise<ChargeHold | null>;
+  /** Notes the final outcome of a charge no answer has linked yet, uncounted; false when it is linked already. */
+  noteOutcome(db: Queryable, charge: { chargeId: string; sessionId: string; clientId: string; state: ChargeHold }, now: Date): Promise<boolean>;
+  /** Counts the oldest uncounted outcome of a session: its charge and state, or null when there is none. */
+  takeUncounted(db: Queryable, clientId: string, sessionId: string, now: Date): Promise<{ chargeId: string; state: ChargeHold } | null>;
+  /** Counts the outcomes noted before `before` that nothing counted since (their attempt gave its place back). */
+  takeStaleUncounted(db: Queryable, before: Date, limit: number, now: Date): Promise<Array<{ clientId: string; sessionId: string; chargeId: string; state: ChargeHold }>>;
+  /**
+   * Starts a buyer's attempt holding a place, or finds the attempt that used the same idempotency key (then
+   * `fresh` is false and nothing is reserved again).
+   */
+  beginAttempt(db: Queryable, attempt: { id: string; clientId: string; sessionId: string; idempotencyKey: string | null }, now: Date): Promise<{ id: string; fresh: boolean }>;
+  /** Takes the place away from the attempt; false when it held none any more (settled, or given back by the sweep). */
+  takeAttemptPlace(db: Queryable, clientId: string, attemptId: string, now: Date): Promise<boolean>;
+  /** Takes the places of attempts that began before `before` and still hold one, oldest first: their sessions. */
+  takeStalePlaces(db: Queryable, before: Date, limit: number, now: Date): Promise<Array<{ clientId: string; sessionId: string }>>;
   /** Moves a charge from `from` to `to`; false when it was not in `from` (already settled by another path). */
   moveCharge(db: Queryable, clientId: string, chargeId: string, from: ChargeHold, to: ChargeHold, now: Date): Promise<boolean>;
   findChargeSession(db: Queryable, clientId: string, chargeId: string): Promise<{ sessionId: string; state: ChargeHold } | null>;
@@ -234,21 +277,88 @@ export function createSessionStore(): SessionStore {
     },
 
     async settlePlace(db, clientId, id, outcome, now) {
-      const set = outcome === 'paid' ? 'pending_count = pending_count - 1, payment_count = payment_count + 1' : 'pending_count = pending_count - 1';
-      const { rows } = await db.query<SessionRow>(
-        `UPDATE sessions SET ${set}, updated_at = $3 WHERE id = $1 AND client_id = $2 AND pending_count > 0
-         RETURNING max_payments, payment_count, pending_count, is_active`,
-        [id, clientId, now],
-      );
-      if (!rows[0]) throw new Error(`session ${id} has no pending place to settle`);
-      return countersOf(rows[0]);
+      const counters = await movePlace(db, clientId, id, outcome, now);
+      if (!counters) throw new Error(`session ${id} has no pending place to settle`);
+      return counters;
     },
 
+    countWithoutPlace: movePlace,
+
     async recordCharge(db, c, now) {
-      await db.query(
-        'INSERT INTO session_charges (charge_id, session_id, client_id, state, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)',
+      const { rows } = await db.query<{ state: ChargeHold }>(
+        `INSERT INTO session_charges (charge_id, session_id, client_id, state, counted, created_at, updated_at) VALUES ($1, $2, $3, $4, true, $5, $5)
+         ON CONFLICT (charge_id) DO UPDATE SET counted = true, updated_at = EXCLUDED.updated_at
+           WHERE NOT session_charges.counted AND session_charges.client_id = EXCLUDED.client_id
+         RETURNING state`,
         [c.chargeId, c.sessionId, c.clientId, c.state, now],
       );
+      return rows[0]?.state ?? null;
+    },
+
+    async noteOutcome(db, c, now) {
+      const { rowCount } = await db.query(
+        `INSERT INTO session_charges (charge_id, session_id, client_id, state, counted, created_at, updated_at) VALUES ($1, $2, $3, $4, false, $5, $5)
+         ON CONFLICT (charge_id) DO NOTHING`,
+        [c.chargeId, c.sessionId, c.clientId, c.state, now],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    async takeUncounted(db, clientId, sessionId, now) {
+      const { rows } = await db.query<{ charge_id: string; state: ChargeHold }>(
+        `UPDATE session_charges SET counted = true, updated_at = $3
+         WHERE charge_id = (SELECT charge_id FROM session_charges WHERE client_id = $1 AND session_id = $2 AND NOT counted ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING charge_id, state`,
+        [clientId, sessionId, now],
+      );
+      return rows[0] ? { chargeId: rows[0].charge_id, state: rows[0].state } : null;
+    },
+
+    async takeStaleUncounted(db, before, limit, now) {
+      const { rows } = await db.query<{ client_id: string; session_id: string; charge_id: string; state: ChargeHold }>(
+        `UPDATE session_charges SET counted = true, updated_at = $3
+         WHERE charge_id IN (SELECT charge_id FROM session_charges WHERE NOT counted AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING client_id, session_id, charge_id, state`,
+        [before, limit, now],
+      );
+      return rows.map((r) => ({ clientId: r.client_id, sessionId: r.session_id, chargeId: r.charge_id, state: r.state }));
+    },
+
+    async beginAttempt(db, a, now) {
+      // A concurrent attempt with the same key waits here for the first one's transaction, then finds its row.
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO session_attempts (id, client_id, session_id, idempotency_key, holds_place, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, true, $5, $5) ON CONFLICT (client_id, session_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+         RETURNING id`,
+        [a.id, a.clientId, a.sessionId, a.idempotencyKey, now],
+      );
+      if (rows[0]) return { id: rows[0].id, fresh: true };
+      const found = await db.query<{ id: string }>('SELECT id FROM session_attempts WHERE client_id = $1 AND session_id = $2 AND idempotency_key = $3', [
+        a.clientId,
+        a.sessionId,
+        a.idempotencyKey,
+      ]);
+      if (!found.rows[0]) throw new Error(`session ${a.sessionId}: the attempt of an idempotency key is neither new nor found`);
+      return { id: found.rows[0].id, fresh: false };
+    },
+
+    async takeAttemptPlace(db, clientId, attemptId, now) {
+      const { rowCount } = await db.query('UPDATE session_attempts SET holds_place = false, updated_at = $3 WHERE id = $1 AND client_id = $2 AND holds_place', [
+        attemptId,
+        clientId,
+        now,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+
+    async takeStalePlaces(db, before, limit, now) {
+      const { rows } = await db.query<{ client_id: string; session_id: string }>(
+        `UPDATE session_attempts SET holds_place = false, updated_at = $3
+         WHERE id IN (SELECT id FROM session_attempts WHERE holds_place AND created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING client_id, session_id`,
+        [before, limit, now],
+      );
+      return rows.map((r) => ({ clientId: r.client_id, sessionId: r.session_id }));
     },
 
     async moveCharge(db, clientId, chargeId, from, to, now) {

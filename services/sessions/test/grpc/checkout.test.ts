@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { payments } from '@platform/contracts';
-import { failureOf, startSessions, type RunningSessions } from '../support';
+import { createTestSession, failureOf, type RunningSessions, startSessions } from '../support';
 
 let running: RunningSessions;
 
@@ -12,19 +11,7 @@ afterAll(async () => {
   await running.stop();
 });
 
-async function newSession(clientId: string) {
-  return running.client.createSession({
-    clientId,
-    merchantId: running.payments.addMerchant(clientId),
-    name: 'Blue mugs',
-    orderId: 'order-1',
-    currency: 'BRL',
-    paymentMethods: [payments.PaymentMethod.fromPartial({ paymentType: 'credit', installments: 1 })],
-    items: [{ name: 'Blue mug', unitPrice: 2500, quantity: 2, description: '' }],
-    splitRules: [],
-    statementDescriptor: '',
-  });
-}
+const newSession = (clientId: string) => createTestSession(running, clientId);
 
 describe('GetCheckoutSession (the payment link, for the hosted checkout page)', () => {
   it('finds a session by its id alone, with its client and the public key that pays it', async () => {

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { payments, type sessions } from '@platform/contracts';
-import { withTransaction } from '@platform/kit';
 import { ManualClock } from '@platform/testkit';
 import type { SessionDeps } from '../../src/app/deps';
-import { applyChargeEvent, expireByDueDate } from '../../src/app/sessions';
+import { expireByDueDate } from '../../src/app/sessions';
 import { ACTION_PRIORITY } from '../../src/domain/history';
-import { depsOf, failureOf, startSessions, type RunningSessions } from '../support';
+import { createTestSession, deliverChargeEvent, depsOf, failureOf, type RunningSessions, startSessions } from '../support';
 
 /**
  * The history of sessions as `GetSessionHistory` answers it. Time is the service's clock, moved by hand; charge
@@ -29,20 +28,7 @@ function method(paymentType: string): payments.PaymentMethod {
   return payments.PaymentMethod.fromPartial({ paymentType, installments: paymentType === 'credit' ? 1 : 0 });
 }
 
-async function newSession(clientId: string, overrides: Partial<sessions.CreateSessionRequest> = {}): Promise<sessions.Session> {
-  return running.client.createSession({
-    clientId,
-    merchantId: running.payments.addMerchant(clientId),
-    name: 'Blue mugs',
-    orderId: 'order-h',
-    currency: 'BRL',
-    paymentMethods: [method('credit')],
-    items: [{ name: 'Blue mug', unitPrice: 2500, quantity: 2, description: '' }],
-    splitRules: [],
-    statementDescriptor: '',
-    ...overrides,
-  });
-}
+const newSession = (clientId: string, overrides: Partial<sessions.CreateSessionRequest> = {}) => createTestSession(running, clientId, overrides);
 
 function pay(clientId: string, session: sessions.Session, paymentType = 'credit', holder = 'ANA SOUZA'): Promise<payments.Charge> {
   const paymentSource =
@@ -56,18 +42,7 @@ async function history(clientId: string, id: string): Promise<sessions.SessionHi
   return (await running.client.getSessionHistory({ clientId, id })).items;
 }
 
-/** A `payments.charge.<status>` event of a session's charge, as the consumer hands it over. */
-async function chargeEvent(clientId: string, charge: payments.Charge, status: string): Promise<void> {
-  await withTransaction(running.pool, (tx) =>
-    applyChargeEvent(deps, tx, clientId, {
-      id: charge.id,
-      sessionId: charge.sessionId ?? null,
-      status,
-      amount: charge.amount,
-      paymentMethod: charge.paymentMethod ? { paymentType: charge.paymentMethod.paymentType } : null,
-    }),
-  );
-}
+const chargeEvent = (clientId: string, charge: payments.Charge, status: string) => deliverChargeEvent(deps, clientId, charge, status);
 
 async function outboxSubjects(clientId: string): Promise<string[]> {
   const { rows } = await running.pool.query<{ subject: string }>(`SELECT subject FROM outbox WHERE payload->>'clientId' = $1 ORDER BY subject`, [clientId]);
