@@ -12,8 +12,11 @@ export const payoutsAndPrepaymentConfig = z.object({
   PAYOUTS_CHARGES_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('payouts'),
   /** The durable consumer of `sellers.seller.*`. */
   PAYOUTS_SELLERS_DURABLE: z.string().regex(/^[A-Za-z0-9_-]+$/).default('payouts_sellers'),
-  /** When the daily settlement runs, as a cron pattern in UTC: 09:00 UTC is 06:00 in Brasília. */
-  PAYOUTS_SETTLEMENT_CRON: z.string().min(9).default('0 9 * * *'),
+  /**
+   * When the daily settlement runs, as a cron pattern in UTC: 09:00 UTC is 06:00 in Brasília. `off` schedules
+   * nothing (settlement then runs only through the sandbox advance, or an outside scheduler calling it).
+   */
+  PAYOUTS_SETTLEMENT_CRON: z.union([z.literal('off'), z.string().min(9)]).default('0 9 * * *'),
 });
 
 export type PayoutsAndPrepaymentConfig = z.infer<typeof payoutsAndPrepaymentConfig>;

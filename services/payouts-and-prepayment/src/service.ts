@@ -61,7 +61,10 @@ export function definePayoutsAndPrepaymentService(
             await payBatch(deps, clientId, batchId);
           },
         },
-        cron: [{ kind: JOBS.settleDaily, pattern: config.PAYOUTS_SETTLEMENT_CRON, backfillPeriodMs: SETTLEMENT_BACKFILL_MS, maxAttempts: 5 }],
+        cron:
+          config.PAYOUTS_SETTLEMENT_CRON === 'off'
+            ? []
+            : [{ kind: JOBS.settleDaily, pattern: config.PAYOUTS_SETTLEMENT_CRON, backfillPeriodMs: SETTLEMENT_BACKFILL_MS, maxAttempts: 5 }],
       });
       await jobs.start();
       const definition = payouts.PayoutsServiceService;

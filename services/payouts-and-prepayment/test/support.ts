@@ -44,10 +44,14 @@ export async function startPayouts(options: { now?: Date; payouts?: PayoutAdapte
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     SETTINGS_GRPC_URL: '127.0.0.1:1',
     PAYOUTS_CHARGES_DURABLE: `payouts_test_${suffix}`,
     PAYOUTS_SELLERS_DURABLE: `payouts_sellers_test_${suffix}`,
+    // The daily cron runs on the wall clock: at 09:00 UTC it would settle today's real date in the middle of a
+    // test that lives on the injected clock. Tests settle through advanceSettlement or call the job directly.
+    PAYOUTS_SETTLEMENT_CRON: 'off',
   });
   const client = createPromiseClient(payouts.PayoutsServiceService, payouts.PayoutsServiceClient, `127.0.0.1:${service.port}`);
   const deps: PayoutsDeps = {

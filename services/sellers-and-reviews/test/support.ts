@@ -76,6 +76,7 @@ export async function startSellersAndReviews(options: SellersServiceOptions = {}
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: process.env.SELLERS_TEST_LOG_LEVEL ?? 'silent',
     PAYMENTS_GRPC_URL: '127.0.0.1:1',
     PAYOUTS_AND_PREPAYMENT_GRPC_URL: '127.0.0.1:1',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, isUuid, pageMeta, requireClientId, toPage, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
+import { errors, isUuid, jsonCodec, pageMeta, requireClientId, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
 import {
   DEFAULT_FEES,
   DEFAULT_PLAN_NAME,
@@ -63,7 +63,12 @@ async function load(db: Queryable, clientId: string, id: string, forUpdate = fal
   return plan;
 }
 
-export async function createPlan(deps: PayoutsDeps, input: { clientId: string } & PlanInput): Promise<Plan> {
+export const CREATE_PLAN_OPERATION = 'payouts.plans.create';
+
+const planCodec = jsonCodec<Plan>();
+
+/** Validates the plan before the idempotency key is claimed; the same X-Idempotency-Key answers the same plan again. */
+export async function createPlan(deps: PayoutsDeps, input: { clientId: string } & PlanInput, idempotencyKey?: string): Promise<Plan> {
   const clientId = requireClientId(input.clientId);
   const now = deps.clock.now();
   const plan: Plan = {
@@ -77,7 +82,7 @@ export async function createPlan(deps: PayoutsDeps, input: { clientId: string } 
     createdAt: now,
     updatedAt: now,
   };
-  return withTransaction(deps.pool, async (tx) => {
+  return withIdempotency(deps.pool, { clientId, key: idempotencyKey, operation: CREATE_PLAN_OPERATION, request: input, codec: planCodec }, async (tx) => {
     // The client has its default plan from its first use; a new plan asked to be the default takes its place.
     await defaultPlanOf(tx, clientId, now);
     if (plan.isDefault) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, errors, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
+import { AppError, errors, isUuid, jsonCodec, requireClientId, withIdempotency, withTransaction, type Queryable } from '@platform/kit';
 import { brasiliaDate } from '../domain/calendar';
 import { prepaymentPosting } from '../domain/ledger';
 import { simulatePrepayment, type EligibleReceivable } from '../domain/prepayment';
@@ -49,12 +49,21 @@ export async function listPrepaymentReceivables(
   return { availableAmount: receivables.reduce((s, r) => s + r.amount, 0), receivableCount: receivables.length, receivables };
 }
 
+export const SIMULATE_OPERATION = 'payouts.prepayments.simulate';
+
+const prepaymentCodec = jsonCodec<Prepayment>();
+
 /** A simulation: the receivables of the dates asked, each with its fee, payable on the payment date if committed in time. */
-export async function simulate(deps: PayoutsDeps, input: { clientId: string; sellerId?: string; endDate?: string; dates?: string[] }): Promise<Prepayment> {
+export async function simulate(
+  deps: PayoutsDeps,
+  input: { clientId: string; sellerId?: string; endDate?: string; dates?: string[] },
+  idempotencyKey?: string,
+): Promise<Prepayment> {
   const clientId = requireClientId(input.clientId);
   await requireEnabled(deps, clientId);
   const now = deps.clock.now();
-  const prepayment = await withTransaction(deps.pool, async (tx) => {
+  const idempotency = { clientId, key: idempotencyKey, operation: SIMULATE_OPERATION, request: input, codec: prepaymentCodec };
+  const prepayment = await withIdempotency(deps.pool, idempotency, async (tx) => {
     const receiver = await receiverOf(tx, clientId, input.sellerId);
     const plan = await planOfReceiver(tx, clientId, receiver, now);
     const result = simulatePrepayment({

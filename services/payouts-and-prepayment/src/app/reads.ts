@@ -1,9 +1,9 @@
-import { errors, isUuid, pageMeta, requireClientId, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { errors, isUuid, pageMeta, requireClientId, toPage, withTransaction, type PageInput, type PageMeta } from '@platform/kit';
 import { isIsoDate } from '../domain/calendar';
 import { batchStore, type PaymentBatch, type PaymentOrder } from '../store/batchStore';
 import { ledgerStore } from '../store/ledgerStore';
 import type { PayoutsDeps } from './deps';
-import { settleClient } from './settlement';
+import { payBatch, settleClient } from './settlement';
 
 const BATCH_STATUSES = ['pending', 'paid', 'failed', 'offset'];
 
@@ -87,10 +87,18 @@ export async function getOrder(deps: PayoutsDeps, input: { clientId: string; id:
   return order;
 }
 
-/** Sandbox: the settlement of `date` for this client, as if today were that date. */
+/**
+ * Sandbox: the settlement of `date` for this client, as if today were that date, with the transfers that failed and
+ * are due again by then tried again (their durable job would run on that day). The batches settled, then those
+ * tried again.
+ */
 export async function advance(deps: PayoutsDeps, input: { clientId: string; date: string }): Promise<PaymentBatch[]> {
   const clientId = requireClientId(input.clientId);
   const date = dateFilter(input.date, 'date');
   if (!date) throw errors.validation('date is required', [{ field: 'date', message: 'is required' }]);
-  return settleClient(deps, clientId, date);
+  const settled = await settleClient(deps, clientId, date);
+  const due = await withTransaction(deps.pool, async (tx) => (await batchStore.waitingBatches(tx, clientId, { retryBy: date })).filter((b) => b.status === 'failed'));
+  const retried: PaymentBatch[] = [];
+  for (const batch of due) retried.push(await payBatch(deps, clientId, batch.id));
+  return [...settled, ...retried];
 }

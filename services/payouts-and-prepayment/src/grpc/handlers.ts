@@ -22,16 +22,20 @@ const present = (value: string | undefined): string | undefined => (value === un
 
 export function createPayoutHandlers(deps: PayoutsDeps): Handlers<typeof payouts.PayoutsServiceService> {
   return {
-    createPlan: async (r) =>
+    createPlan: async (r, ctx) =>
       toPlanMessage(
-        await createPlan(deps, {
-          clientId: r.clientId,
-          name: r.name,
-          ...(r.isDefault !== undefined ? { isDefault: r.isDefault } : {}),
-          fees: r.fees,
-          settlementDays: settlementDaysOf(r.settlementDays),
-          ...(r.prepaymentMonthlyRate !== undefined ? { prepaymentMonthlyRate: r.prepaymentMonthlyRate } : {}),
-        }),
+        await createPlan(
+          deps,
+          {
+            clientId: r.clientId,
+            name: r.name,
+            ...(r.isDefault !== undefined ? { isDefault: r.isDefault } : {}),
+            fees: r.fees,
+            settlementDays: settlementDaysOf(r.settlementDays),
+            ...(r.prepaymentMonthlyRate !== undefined ? { prepaymentMonthlyRate: r.prepaymentMonthlyRate } : {}),
+          },
+          ctx.idempotencyKey,
+        ),
       ),
     listPlans: async (r) => {
       const { items, meta } = await listPlans(deps, { clientId: r.clientId, page: r.page });
@@ -88,8 +92,8 @@ export function createPayoutHandlers(deps: PayoutsDeps): Handlers<typeof payouts
         receivables: result.receivables.map((x) => ({ id: x.id, settlementDate: x.settlementDate, paymentArrangement: x.paymentArrangement, amount: x.amount })),
       };
     },
-    simulatePrepayment: async (r) =>
-      toPrepaymentMessage(await simulate(deps, { clientId: r.clientId, sellerId: present(r.sellerId), endDate: present(r.endDate), dates: r.dates })),
+    simulatePrepayment: async (r, ctx) =>
+      toPrepaymentMessage(await simulate(deps, { clientId: r.clientId, sellerId: present(r.sellerId), endDate: present(r.endDate), dates: r.dates }, ctx.idempotencyKey)),
     getPrepayment: async (r) => toPrepaymentMessage(await getPrepayment(deps, r)),
     commitPrepayment: async (r) => toPrepaymentMessage(await commit(deps, r)),
   };

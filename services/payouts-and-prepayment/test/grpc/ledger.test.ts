@@ -188,6 +188,20 @@ describe('prepayment', () => {
     expect((await running.client.getPrepayment({ clientId, id: simulation.id })).status).toBe('expired');
   });
 
+  it('answers a simulation asked again with the same X-Idempotency-Key with the same one, stored once', async () => {
+    const other = await newSeller(clientId);
+    await deliver(clientId, chargeEvent(randomUUID(), { splitRules: [{ sellerId: other, percentage: 10_000 }] }));
+    const idempotencyKey = randomUUID();
+    const request = { clientId, sellerId: other, endDate: '2026-12-31', dates: [] };
+    const first = await running.client.simulatePrepayment(request, { idempotencyKey });
+    expect(await running.client.simulatePrepayment(request, { idempotencyKey })).toEqual(first);
+    expect(await failureOf(running.client.simulatePrepayment({ ...request, endDate: '2026-11-30' }, { idempotencyKey }))).toMatchObject({
+      businessCode: 'idempotency_key_reused',
+    });
+    const { rows } = await running.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM prepayments WHERE client_id = $1 AND receiver_id = $2', [clientId, other]);
+    expect(rows[0]!.n).toBe(1);
+  });
+
   it('refuses a blocked seller', async () => {
     const blocked = await newSeller(clientId, 'blocked');
     expect(await failureOf(running.client.simulatePrepayment({ clientId, sellerId: blocked, endDate: '2026-12-31', dates: [] }))).toMatchObject({ businessCode: 'seller_blocked' });

@@ -76,6 +76,22 @@ describe('settlement', () => {
     expect(rows[0]!.attempts).toBe(2);
   });
 
+  it('pays a failed transfer when the sandbox advances to its retry date, once', async () => {
+    const clientId = randomUUID();
+    await deliver(clientId, pix(randomUUID(), 2_010));
+    const { batches } = await running.client.advanceSettlement({ clientId, date: '2026-11-30' });
+    expect(batches.map((b) => [b.amount, b.status, b.paymentDate])).toEqual([[1_991, 'failed', '2026-12-01']]);
+    // Not due again yet on the same day.
+    expect((await running.client.advanceSettlement({ clientId, date: '2026-11-30' })).batches).toEqual([]);
+    const retried = await running.client.advanceSettlement({ clientId, date: '2026-12-01' });
+    expect(retried.batches.map((b) => [b.id, b.status])).toEqual([[batches[0]!.id, 'paid']]);
+    expect((await running.client.advanceSettlement({ clientId, date: '2026-12-05' })).batches).toEqual([]);
+    // Its durable job, when it runs on the day, finds it paid and transfers nothing again.
+    await payBatch(running.deps, clientId, batches[0]!.id);
+    const { rows } = await running.pool.query<{ attempts: number; status: string }>('SELECT attempts, status FROM payment_batches WHERE id = $1', [batches[0]!.id]);
+    expect(rows[0]).toEqual({ attempts: 2, status: 'paid' });
+  });
+
   it('moves a debit to the next batch when a refund finds nothing left to offset', async () => {
     const clientId = randomUUID();
     const chargeId = randomUUID();
@@ -88,6 +104,14 @@ describe('settlement', () => {
     const orders = await running.client.listOrders({ clientId, paymentBatchId: batches[0]!.id });
     expect(orders.items.map((o) => [o.type, o.amount])).toEqual([['void', -4_000]]);
     expect(await running.client.getBalance({ clientId })).toEqual({ available: -4_000, receivable: 0 });
+  });
+});
+
+describe('the daily settlement schedule', () => {
+  it('is not kept when PAYOUTS_SETTLEMENT_CRON is off, as in these tests: the wall clock never settles a day behind them', async () => {
+    // Every started JobRunner has created graphile-worker's tables; a schedule it keeps is listed here once known.
+    const { rows } = await running.pool.query<{ identifier: string }>('SELECT identifier FROM graphile_worker._private_known_crontabs');
+    expect(rows.map((r) => r.identifier)).not.toContain(JOBS.settleDaily);
   });
 });
 

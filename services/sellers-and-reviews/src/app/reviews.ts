@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
-import { errors, pageMeta, requireClientId, scheduleJob, toPage, withTransaction, type JobHandler, type PageMeta, type Queryable } from '@platform/kit';
+import { errors, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type JobHandler, type PageMeta, type Queryable } from '@platform/kit';
 import { onlyDigits } from '../domain/documents';
 import { canStep, defaultExpiry, REVIEW_STATUSES, REVIEW_TYPES, stepReview, validateSubmission, type Review, type ReviewStatus, type ReviewType } from '../domain/review';
 import { nextSellerStatus, sellerDocuments, type JsonObject, type Seller } from '../domain/seller';
@@ -47,8 +47,12 @@ async function scheduleDeadlines(tx: Queryable, review: Review): Promise<void> {
   await scheduleJob(tx, { kind: REVIEW_JOBS.expire, runAt: review.expiresAt, payload, dedupeKey: review.processId });
 }
 
+const reviewCodec = jsonCodec<Review>();
+
+export const REVIEW_OPERATIONS = { open: 'reviews.open', sendFields: 'reviews.send_fields', submit: 'reviews.submit' } as const;
+
 /** The provider opens a process, for a seller or for a document (unmatched when no seller of the client has it). */
-export async function openReview(deps: ReviewDeps, request: contracts.OpenRegistrationReviewRequest): Promise<Review> {
+export async function openReview(deps: ReviewDeps, request: contracts.OpenRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   if (!(REVIEW_TYPES as readonly string[]).includes(request.reviewType)) {
     throw errors.validation('reviewType must be acp or aci', [{ field: 'reviewType', message: 'must be acp or aci' }]);
@@ -60,7 +64,8 @@ export async function openReview(deps: ReviewDeps, request: contracts.OpenRegist
     throw errors.validation('expiresAt must not be before deadlineAt', [{ field: 'expiresAt', message: 'must not be before deadlineAt' }]);
   }
   const raw = request.rawGiven ? parseRaw(request.raw) : null;
-  const opened = await withTransaction(deps.pool, async (tx) => {
+  const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.open, request, codec: reviewCodec };
+  const opened = await withIdempotency(deps.pool, idempotency, async (tx) => {
     let seller: Seller | null = null;
     let document = onlyDigits(request.documentNumber);
     if (request.sellerId !== undefined) {
@@ -101,10 +106,11 @@ export async function openReview(deps: ReviewDeps, request: contracts.OpenRegist
 }
 
 /** The provider sends (or replaces) the field list of an open process. */
-export async function sendRequestedFields(deps: ReviewDeps, request: contracts.SendRequestedFieldsRequest): Promise<Review> {
+export async function sendRequestedFields(deps: ReviewDeps, request: contracts.SendRequestedFieldsRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   const raw = parseRaw(request.raw);
-  const updated = await withTransaction(deps.pool, async (tx) => {
+  const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.sendFields, request, codec: reviewCodec };
+  const updated = await withIdempotency(deps.pool, idempotency, async (tx) => {
     const review = await loadForUpdate(deps, tx, clientId, request.processId);
     if (!['unmatched', 'pending', 'overdue', 'submit_failed'].includes(review.status)) {
       throw errors.businessRule('registration_review_not_open', `a registration review in ${review.status} takes no field list`);
@@ -154,9 +160,10 @@ export async function listReviews(deps: ReviewDeps, request: contracts.ListRegis
 }
 
 /** Validates every requested path, moves the process to `submitting` and asks the provider's answer by a job. */
-export async function submitReview(deps: ReviewDeps, request: contracts.SubmitRegistrationReviewRequest): Promise<Review> {
+export async function submitReview(deps: ReviewDeps, request: contracts.SubmitRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
-  const submitted = await withTransaction(deps.pool, async (tx) => {
+  const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.submit, request, codec: reviewCodec };
+  const submitted = await withIdempotency(deps.pool, idempotency, async (tx) => {
     const review = await loadForUpdate(deps, tx, clientId, request.processId);
     const status = stepReview(review.status, 'submit');
     if (!review.fields) throw errors.businessRule('registration_review_not_open', 'the provider has not sent the field list yet');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
-import { errors, pageMeta, requireClientId, toPage, withTransaction, type PageMeta, type Queryable } from '@platform/kit';
+import { checkBeforeChange, errors, jsonCodec, pageMeta, requireClientId, toPage, withIdempotency, withTransaction, type PageMeta, type Queryable } from '@platform/kit';
 import {
   mergeChanges,
   nextSellerStatus,
@@ -39,42 +39,64 @@ async function requirePlanOf(deps: SellerDeps, clientId: string, planId: string 
   if (planId) await deps.plans.requirePlan(clientId, planId);
 }
 
+export const CREATE_SELLER_OPERATION = 'sellers.create';
+
+const sellerCodec = jsonCodec<Seller>();
+
 /**
- * Validates the body, asks payments for the merchant's providers and payouts for its plan (both scoped by client),
- * registers the seller at each provider and stores it with its links and its events in one transaction.
+ * Validates the body (before the idempotency key is claimed), asks payments for the merchant's providers and payouts
+ * for its plan (both scoped by client), registers the seller at each provider and stores it with its links and its
+ * events in one transaction. The same X-Idempotency-Key answers the same seller again.
  */
-export async function createSeller(deps: SellerDeps, command: { clientId: string; seller: JsonObject | undefined }, onCreated: SellerCreatedHook[] = []): Promise<Seller> {
+export async function createSeller(
+  deps: SellerDeps,
+  command: { clientId: string; seller: JsonObject | undefined },
+  onCreated: SellerCreatedHook[] = [],
+  idempotencyKey?: string,
+): Promise<Seller> {
   const clientId = requireClientId(command.clientId);
   const input = parseSellerInput(command.seller ?? {});
-  const providers = await deps.merchants.providersOf(clientId, input.merchantId);
-  await requirePlanOf(deps, clientId, input.planId);
-  const now = deps.clock.now();
-  const seller: Seller = {
-    id: randomUUID(),
-    clientId,
-    status: 'pending',
-    providers: [],
-    createdAt: now,
-    updatedAt: now,
-    ...describe(input, null, now),
-  };
-  const links: ProviderLink[] = [];
-  for (const provider of providers) {
-    const adapter = deps.adapters[provider.type];
-    const answer = adapter
-      ? await adapter.register(seller)
-      : { externalId: '', externalStatus: 'unsupported', externalStatusReason: `provider type ${provider.type} registers no sellers`, status: 'inactive' as const };
-    links.push({ providerId: provider.id, providerType: provider.type, ...answer, createdAt: now, updatedAt: now });
-  }
-  seller.providers = links;
-  seller.status = nextSellerStatus('pending', links.filter((l) => l.externalStatus !== 'unsupported'));
-  const created = await withTransaction(deps.pool, async (tx) => {
-    const stored = await deps.store.insert(tx, seller);
-    await recordSellerEvent(tx, SELLER_EVENTS.created, stored, now);
-    await recordStatusEvent(tx, 'pending', stored, now);
-    for (const hook of onCreated) await hook(tx, stored, now);
-    return stored;
-  });
+  const created = await withIdempotency(
+    deps.pool,
+    { clientId, key: idempotencyKey, operation: CREATE_SELLER_OPERATION, request: command.seller ?? {}, codec: sellerCodec },
+    {
+      prepare: async () => {
+        const providers = await checkBeforeChange(async () => {
+          const found = await deps.merchants.providersOf(clientId, input.merchantId);
+          await requirePlanOf(deps, clientId, input.planId);
+          return found;
+        });
+        const now = deps.clock.now();
+        const seller: Seller = {
+          id: randomUUID(),
+          clientId,
+          status: 'pending',
+          providers: [],
+          createdAt: now,
+          updatedAt: now,
+          ...describe(input, null, now),
+        };
+        const links: ProviderLink[] = [];
+        for (const provider of providers) {
+          const adapter = deps.adapters[provider.type];
+          const answer = adapter
+            ? await adapter.register(seller)
+            : { externalId: '', externalStatus: 'unsupported', externalStatusReason: `provider type ${provider.type} registers no sellers`, status: 'inactive' as const };
+          links.push({ providerId: provider.id, providerType: provider.type, ...answer, createdAt: now, updatedAt: now });
+        }
+        seller.providers = links;
+        seller.status = nextSellerStatus('pending', links.filter((l) => l.externalStatus !== 'unsupported'));
+        return seller;
+      },
+      commit: async (tx, seller) => {
+        const stored = await deps.store.insert(tx, seller);
+        await recordSellerEvent(tx, SELLER_EVENTS.created, stored, seller.createdAt);
+        await recordStatusEvent(tx, 'pending', stored, seller.createdAt);
+        for (const hook of onCreated) await hook(tx, stored, seller.createdAt);
+        return stored;
+      },
+    },
+  );
   deps.outbox?.kick();
   return created;
 }

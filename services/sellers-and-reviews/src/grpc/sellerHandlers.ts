@@ -9,7 +9,7 @@ import { toSellerMessage } from './sellerMessages';
 export function createSellerHandlers(deps: ReviewDeps, onCreated: SellerCreatedHook[] = []): Handlers<typeof sellers.SellersServiceService> {
   const review = (r: Parameters<typeof toReviewMessage>[0]) => toReviewMessage(r, deps.clock.now());
   return {
-    createSeller: async (request) => toSellerMessage(await createSeller(deps, { clientId: request.clientId, seller: request.seller }, onCreated)),
+    createSeller: async (request, ctx) => toSellerMessage(await createSeller(deps, { clientId: request.clientId, seller: request.seller }, onCreated, ctx.idempotencyKey)),
     listSellers: async (request) => {
       const page = await listSellers(deps, request);
       return { items: page.items.map(toSellerMessage), meta: page.meta };
@@ -17,15 +17,15 @@ export function createSellerHandlers(deps: ReviewDeps, onCreated: SellerCreatedH
     getSeller: async (request) => toSellerMessage(await getSeller(deps, request)),
     updateSeller: async (request) => toSellerMessage(await updateSeller(deps, { clientId: request.clientId, id: request.id, changes: request.changes })),
     deleteSeller: async (request) => toSellerMessage(await deleteSeller(deps, request)),
-    openRegistrationReview: async (request) => review(await openReview(deps, request)),
-    sendRequestedFields: async (request) => review(await sendRequestedFields(deps, request)),
+    openRegistrationReview: async (request, ctx) => review(await openReview(deps, request, ctx.idempotencyKey)),
+    sendRequestedFields: async (request, ctx) => review(await sendRequestedFields(deps, request, ctx.idempotencyKey)),
     cancelRegistrationReview: async (request) => review(await cancelReview(deps, request)),
     getRegistrationReview: async (request) => review(await getReview(deps, request)),
     listRegistrationReviews: async (request) => {
       const page = await listReviews(deps, request);
       return { items: page.items.map(review), meta: page.meta };
     },
-    submitRegistrationReview: async (request) => review(await submitReview(deps, request)),
+    submitRegistrationReview: async (request, ctx) => review(await submitReview(deps, request, ctx.idempotencyKey)),
     checkSplitReceivers: async (request) => ({ sellerIds: await checkSplitReceivers(deps, request) }),
   };
 }
