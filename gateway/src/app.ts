@@ -6,11 +6,12 @@ import { accessLog } from './http/accessLog';
 import { checkoutRouter } from './checkout/router';
 import { createAuthenticator } from './http/auth';
 import { errorHandler } from './http/errors';
+import { httpMetrics } from './http/metrics';
 import { rateLimitsOf, type RateLimitKey } from './http/rateLimit';
 import { requestId } from './http/requestId';
 import { mountRoutes, unmatched, type RouteDefinition } from './http/route';
 import { docsRouter } from './openapi/docs';
-import { buildOpenApiDocument } from './openapi/document';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 import { openApiRoutes } from './openapi/routes';
 import { adminRoutes } from './routes/admin/routes';
 import { authRoutes } from './routes/auth/routes';
@@ -43,11 +44,14 @@ export interface AppDependencies {
   clock?: Clock;
 }
 
-/** The gateway as an express app: every route, its docs, the error envelope. No listening, no I/O at build time. */
-export function createApp({ clients, config, log, clock }: AppDependencies): Express {
-  const routes: RouteDefinition[] = [
+/**
+ * Every route of the gateway, in the order express tries them. Building them calls no upstream: the OpenAPI
+ * document is written from this table at build time with clients that are never called.
+ */
+export function gatewayRoutes(clients: GatewayClients, config: Pick<AppConfig, 'PUBLIC_URL'>, document: () => OpenApiDocument): RouteDefinition[] {
+  return [
     ...healthRoutes(clients),
-    ...openApiRoutes(() => document),
+    ...openApiRoutes(document),
     ...adminRoutes(clients),
     ...authRoutes(clients),
     ...customerRoutes(clients),
@@ -66,12 +70,18 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     ...receiptRoutes({ payments: clients.payments, publicUrl: config.PUBLIC_URL }),
     // `npm run new-service` adds a new service's routes above this line.
   ];
+}
+
+/** The gateway as an express app: every route, its docs, the error envelope. No listening, no I/O at build time. */
+export function createApp({ clients, config, log, clock }: AppDependencies): Express {
+  const routes = gatewayRoutes(clients, config, () => document);
   const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
 
   const app = express();
   app.disable('x-powered-by');
   // Flat query keys: `document.number=...` stays one key instead of becoming a nested object.
   app.set('query parser', 'simple');
+  app.use(httpMetrics());
   app.use(requestId());
   app.use(accessLog(log));
   app.use((_req, res, next) => {

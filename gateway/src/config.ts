@@ -1,9 +1,10 @@
 import { SERVICES, type Service } from '@platform/catalog';
-import { env, loadConfig } from '@platform/kit';
+import { env, loadConfig, serviceEnv } from '@platform/kit';
 import { z } from 'zod';
 import { DEFAULT_RATE_LIMITS } from './http/rateLimit';
 
-const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}$/, 'must be host:port');
+/** One upstream: `host:port` (a DNS name may stand for every replica), or `ip:port,ip:port,...`, one per replica. */
+const hostPort = z.string().regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'must be host:port, or a comma-separated list of IP:port');
 
 /** `<NAME>_GRPC_URL` of every catalog service (packages/catalog). */
 const upstreamAddresses = Object.fromEntries(SERVICES.map((s) => [s.addressEnv, hostPort])) as Record<Service['addressEnv'], typeof hostPort>;
@@ -16,6 +17,9 @@ const schema = z.object({
   /** External base URL, used for links in answers (logo URLs). Defaults to http://localhost:PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(2000),
+  METRICS_ENABLED: serviceEnv.METRICS_ENABLED,
+  METRICS_HOST: serviceEnv.METRICS_HOST,
+  METRICS_PORT: serviceEnv.METRICS_PORT,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z
     .string()
@@ -25,6 +29,8 @@ const schema = z.object({
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   /** How long SIGTERM waits for in-flight requests before closing every connection. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long SIGTERM keeps serving with GET /health answering 503 (readiness false) before the drain starts. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** Per-client request limits, in each gateway process's memory (README, Rate limits). */
   RATE_LIMIT_ENABLED: env.booleanString.default(true),
   RATE_LIMIT_READS_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.readsPerSecond),

@@ -1,5 +1,7 @@
+// First: tracing (when configured) instruments http, express and gRPC as they are loaded.
+import '@platform/kit/dist/tracing';
 import { SERVICES } from '@platform/catalog';
-import { createLogger } from '@platform/kit';
+import { createLogger, shutdownTelemetry, startMetricsServer } from '@platform/kit';
 import { createApp } from './app';
 import { createGrpcClients, type Upstream } from './clients';
 import { loadGatewayConfig } from './config';
@@ -13,17 +15,24 @@ async function main(): Promise<void> {
     healthTimeoutMs: config.HEALTH_TIMEOUT_MS,
   });
   const server = await listen(createApp({ clients, config, log }), { host: config.HOST, port: config.PORT, log });
+  const metrics = config.METRICS_ENABLED ? await startMetricsServer({ service: 'gateway', host: config.METRICS_HOST, port: config.METRICS_PORT, log }) : undefined;
 
   const onSignal = (signal: string) => {
-    log.info({ signal }, 'draining');
-    server.stop(config.SHUTDOWN_GRACE_MS).then(
-      () => {
-        clients.close();
-        log.info('stopped');
-        process.exit(0);
-      },
-      () => process.exit(1),
-    );
+    // Readiness false at once, the API still served for SHUTDOWN_DELAY_MS while balancers take this pod out, then the drain.
+    server.notReady();
+    log.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, 'not ready; draining after the delay');
+    void new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS))
+      .then(() => server.stop(config.SHUTDOWN_GRACE_MS))
+      .then(
+        async () => {
+          clients.close();
+          await metrics?.stop();
+          log.info('stopped');
+          await shutdownTelemetry();
+          process.exit(0);
+        },
+        () => process.exit(1),
+      );
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);

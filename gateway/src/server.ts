@@ -9,6 +9,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface RunningServer {
   port: number;
+  /** From now on GET /health answers 503 `{"status":"draining"}` (readiness false) while every other request is served. */
+  notReady(): void;
   /**
    * Stops accepting connections, lets in-flight requests finish (their connections close after the answer),
    * closes idle keep-alive connections at once, and closes everything still open after graceMs.
@@ -31,7 +33,15 @@ export async function listen(app: Express, options: { host: string; port: number
     inFlight.add(res);
     res.once('close', () => inFlight.delete(res));
   });
-  server.on('request', app);
+  let ready = true;
+  server.on('request', (req, res) => {
+    if (!ready && req.method === 'GET' && (req.url === '/health' || req.url?.startsWith('/health?'))) {
+      res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ status: 'draining' }));
+      return;
+    }
+    app(req, res);
+  });
   // Node's parser refuses some requests before express sees them; they get the error envelope, not a bare status.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const answer = clientErrorResponse(error);
@@ -69,5 +79,11 @@ export async function listen(app: Express, options: { host: string; port: number
     });
     return stopping;
   };
-  return { port, stop };
+  return {
+    port,
+    notReady: () => {
+      ready = false;
+    },
+    stop,
+  };
 }

@@ -1,4 +1,8 @@
 import request from 'supertest';
+import type { RouteDefinition } from '../src/http/route';
+import { buildOpenApiDocument, OPERATION_ID } from '../src/openapi/document';
+import { apiTag } from '../src/openapi/tags';
+import { generatorDocument, readOnlyRoutes } from '../src/openapi/write';
 import { buildGateway, PUBLIC_URL } from './helpers';
 
 interface Operation {
@@ -30,7 +34,9 @@ describe('GET /v1/openapi.json', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
-    expect(res.body.servers).toEqual([{ url: PUBLIC_URL }]);
+    expect(res.body.servers).toEqual([{ url: PUBLIC_URL, description: expect.stringContaining('PUBLIC_URL') }]);
+    expect(res.body.info.license).toEqual({ name: expect.any(String), identifier: expect.stringMatching(/^[A-Za-z0-9.-]+$/) });
+    expect(res.body.info.contact).toEqual({ name: expect.any(String) });
     expect(res.body.components.securitySchemes).toEqual({
       ClientId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Client-Id' }),
       ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
@@ -160,5 +166,136 @@ describe('GET /docs', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.key).toBe('route_not_found');
     }
+  });
+});
+
+describe('the document for client generators', () => {
+  const served = async () => (await request(buildGateway().app).get('/v1/openapi.json')).body as { paths: Paths; tags: Array<{ name: string; description?: string }> };
+  const operationsOf = (paths: Paths) =>
+    Object.entries(paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ where: `${method} ${path}`, op: op as Operation & { operationId?: string; tags?: string[] } })),
+    );
+
+  it('names every operation with a unique camelCase operationId', async () => {
+    const operations = operationsOf((await served()).paths);
+    const ids = operations.map(({ op }) => op.operationId);
+    for (const { where, op } of operations) expect({ where, operationId: op.operationId }).toEqual({ where, operationId: expect.stringMatching(OPERATION_ID) });
+    expect(new Set(ids).size).toBe(ids.length);
+    const byId = Object.fromEntries(operations.map(({ where, op }) => [op.operationId, where]));
+    expect(byId).toMatchObject({
+      createCustomer: 'post /v1/customers',
+      listCustomers: 'get /v1/customers',
+      createCardToken: 'post /v1/tokens',
+      createCharge: 'post /v1/charges',
+      captureCharge: 'post /v1/charges/{id}/capture',
+      voidCharge: 'post /v1/charges/{id}/void',
+      createSession: 'post /v1/sessions',
+      chargeSession: 'post /v1/sessions/{id}/charge',
+      createWebhook: 'post /v1/webhooks',
+      cancelSubscription: 'patch /v1/subscriptions/{id}/cancel',
+      cancelSubscriptionViaPost: 'post /v1/subscriptions/{id}/cancel',
+    });
+  });
+
+  it('tags every operation with tags declared at the top level, each with a description, and declares no unused tag', async () => {
+    const document = await served();
+    const declared = document.tags.map((t) => t.name);
+    expect(new Set(declared).size).toBe(declared.length);
+    for (const tag of document.tags) expect({ tag: tag.name, description: (tag.description ?? '').length > 10 }).toEqual({ tag: tag.name, description: true });
+    const used = new Set<string>();
+    for (const { where, op } of operationsOf(document.paths)) {
+      expect({ where, tagged: (op.tags ?? []).length > 0 }).toEqual({ where, tagged: true });
+      for (const tag of op.tags ?? []) {
+        expect({ where, tag, declared: declared.includes(tag) }).toEqual({ where, tag, declared: true });
+        used.add(tag);
+      }
+    }
+    expect([...used].sort()).toEqual([...declared].sort());
+  });
+
+  it('shows an envelope example on every error response, with the status as its code', async () => {
+    for (const { where, op } of operationsOf((await served()).paths)) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400 || (where === 'get /health' && status === '503')) continue;
+        const example = (response.content?.['application/json'] as { example?: { error: { code: number } } } | undefined)?.example;
+        expect({ where, status, code: example?.error.code }).toEqual({ where, status, code: Number(status) });
+      }
+    }
+  });
+
+  it('lists 409 (a request with the same X-Idempotency-Key in flight) and 422 (the key reused) on the routes whose service keeps the key', async () => {
+    const paths = (await served()).paths;
+    const byId = new Map(operationsOf(paths).map(({ op }) => [op.operationId, op]));
+    const keeping = ['createCustomer', 'createLinkSettings', 'createMerchant', 'createFlow', 'createCardToken', 'createCard', 'createThreeDSSetup', 'createCharge', 'chargeSession', 'createSession', 'createSeller']
+      .concat(['openSandboxRegistrationReviewByDocument', 'openSandboxRegistrationReview', 'sendSandboxRequestedFields', 'submitRegistrationReview'])
+      .concat(['createPlan', 'simulatePrepayment', 'createSubscription', 'createReport'])
+      .concat(['captureCharge', 'voidCharge', 'setSandboxChargeStatus', 'createWebhook', 'retryWebhookDelivery', 'rotateWebhookSecret', 'recoverWebhookEvents']);
+    for (const operationId of keeping) {
+      const statuses = Object.keys(byId.get(operationId)?.responses ?? {});
+      expect({ operationId, conflict: statuses.includes('409'), reused: statuses.includes('422') }).toEqual({ operationId, conflict: true, reused: true });
+    }
+  });
+
+  it('refuses a route table with an operationId that is not camelCase or is taken', () => {
+    const route = (operationId: string, path: string): RouteDefinition => ({
+      method: 'get',
+      path,
+      operationId,
+      summary: 'A route',
+      tags: [apiTag('Things', 'Things of the test.')],
+      resource: 'public',
+      response: { status: 204, description: 'Nothing' },
+      handler: async () => undefined,
+    });
+    expect(() => buildOpenApiDocument([route('getThing', '/a'), route('getThing', '/b')])).toThrow('operationId "getThing" is already the one of GET /a');
+    expect(() => buildOpenApiDocument([route('get-thing', '/a')])).toThrow('is not camelCase');
+    expect(() => buildOpenApiDocument([route('GetThing', '/a')])).toThrow('is not camelCase');
+    expect(() => buildOpenApiDocument([route('getThing', '/a'), { ...route('getOther', '/b'), tags: [apiTag('Things', 'Another text.')] }])).toThrow(
+      'tag "Things" is declared with two descriptions',
+    );
+  });
+
+  it('has request and response examples for the main operations, each one valid for the schema of its route', () => {
+    const routes = readOnlyRoutes();
+    const withExamples = routes.filter((route) => route.examples);
+    for (const route of withExamples) {
+      for (const [name, example] of Object.entries(route.examples?.request ?? {})) {
+        const parsed = route.body!.safeParse(example.value);
+        expect({ operation: route.operationId, name, issues: parsed.error?.issues ?? [] }).toEqual({ operation: route.operationId, name, issues: [] });
+      }
+      for (const [name, example] of Object.entries(route.examples?.response ?? {})) {
+        const schema = 'schema' in route.response ? route.response.schema : undefined;
+        const parsed = schema!.safeParse(example.value);
+        expect({ operation: route.operationId, name, issues: parsed.error?.issues ?? [] }).toEqual({ operation: route.operationId, name, issues: [] });
+      }
+    }
+    const examplesOf = (operationId: string) => {
+      const route = routes.find((r) => r.operationId === operationId)!;
+      return { operationId, request: Object.keys(route.examples?.request ?? {}).length > 0, response: Object.keys(route.examples?.response ?? {}).length > 0 };
+    };
+    for (const operationId of ['createCustomer', 'updateCustomer', 'createCardToken', 'createCard', 'createCharge', 'captureCharge', 'voidCharge', 'createMerchant', 'createSession', 'chargeSession', 'createWebhook', 'createPublicKey', 'createClientAccount']) {
+      expect(examplesOf(operationId)).toEqual({ operationId, request: true, response: true });
+    }
+  });
+
+  it('shows the SANDBOX test cards in the examples of tokens and charges, and the examples in the document', async () => {
+    const paths = (await served()).paths as unknown as Record<string, Record<string, { requestBody: { content: Record<string, { examples?: Record<string, { value: unknown }> }> } }>>;
+    const tokens = JSON.stringify(paths['/v1/tokens']!.post!.requestBody.content['application/json']!.examples);
+    expect(tokens).toContain('"cardNumber":"4000000000000010"');
+    expect(tokens).toContain('"cardNumber":"4000000000000002"');
+    const charges = paths['/v1/charges']!.post!.requestBody.content['application/json']!.examples!;
+    expect(Object.keys(charges).sort()).toEqual(['declinedCard', 'pix', 'sandboxCard', 'savedCard']);
+    const responses = (paths['/v1/charges']!.post! as unknown as Operation).responses['201']!.content!['application/json'] as unknown as { examples: Record<string, { value: { status: string } }> };
+    expect(Object.values(responses.examples).map((e) => e.value.status).sort()).toEqual(['failed', 'pre_authorized']);
+  });
+
+  it('is the served document with a templated server, since no one deployment owns it', async () => {
+    const generated = generatorDocument() as unknown as { servers: Array<{ url: string; variables?: Record<string, { default: string }> }> };
+    const document = (await request(buildGateway().app).get('/v1/openapi.json')).body;
+    expect({ ...generated, servers: [] }).toEqual({ ...document, servers: [] });
+    expect(generated.servers).toHaveLength(1);
+    const server = generated.servers[0]!;
+    const filled = server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? '?');
+    expect(new URL(filled).origin).toBe('https://localhost:8080');
   });
 });

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
+import type { ApiTag } from '../openapi/tags';
 import { z } from '../openapi/zod';
 import { requireAdmin, requireClient, requireSessionKey, type Access, type Authenticator, type SessionKeyChecker } from './auth';
 import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
@@ -52,6 +53,18 @@ type ResultOf<Resp> = Resp extends { schema: infer R extends z.ZodType }
     ? BinaryBody
     : void;
 
+/** A named example of a body, shown in the OpenAPI document; the tests parse each one with its schema. */
+export interface Example<T> {
+  summary: string;
+  value: T;
+}
+
+/** Examples of a route's request body and of its usual answer, keyed by a name unique in the route. */
+export interface RouteExamples<B, Resp> {
+  request?: Record<string, Example<B extends z.ZodType ? z.input<B> : never>>;
+  response?: Record<string, Example<Resp extends { schema: infer R extends z.ZodType } ? z.input<R> : never>>;
+}
+
 export interface RouteContext<P, Q, H, B, A extends Access> {
   params: Out<P>;
   query: Out<Q>;
@@ -75,9 +88,15 @@ export interface RouteSpec<
   method: Method;
   /** OpenAPI style: `/v1/customers/{id}`. */
   path: string;
+  /**
+   * The operation's stable name, camelCase and unique in the route table (`createCharge`, `listCustomers`):
+   * generated clients name their methods after it, so it never changes once published.
+   */
+  operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  /** Tags are declared once with their description (openapi/tags.ts). */
+  tags: readonly [ApiTag, ...ApiTag[]];
   /** The scope a public key needs, or who else may call. */
   resource: A;
   /** Served to sandbox clients only; any other client gets the 404 of an unknown route. */
@@ -94,6 +113,7 @@ export interface RouteSpec<
   response: Resp;
   /** Error statuses the route can answer besides the ones every route of its kind can. */
   errors?: readonly number[];
+  examples?: RouteExamples<B, Resp>;
   handler(context: RouteContext<P, Q, H, B, A>): Promise<ResultOf<Resp>>;
 }
 
@@ -101,9 +121,10 @@ export interface RouteSpec<
 export interface RouteDefinition {
   method: Method;
   path: string;
+  operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly ApiTag[];
   resource: Access;
   sandboxOnly?: boolean;
   params?: z.ZodObject;
@@ -115,6 +136,7 @@ export interface RouteDefinition {
   file?: FileField;
   response: ResponseSpec;
   errors?: readonly number[];
+  examples?: { request?: Record<string, Example<unknown>>; response?: Record<string, Example<unknown>> };
   handler(context: ErasedContext): Promise<unknown>;
 }
 

@@ -1,6 +1,8 @@
 import { toClientJson, toCreatedApiKeyJson, toCreatedClientJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
+import { CREATE_CLIENT, CREATED_CLIENT } from './examples';
 import {
   ApiKeyParams,
   ClientParams,
@@ -11,18 +13,20 @@ import {
   UpdateClientBody,
 } from './schemas';
 
-const tags = ['Admin'];
+const tags = [TAGS.admin] as const;
 
 export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post',
       path: '/admin/v1/clients',
+      operationId: 'createClientAccount',
       summary: 'Create a client account and its first secret API key',
       tags,
       resource: 'admin',
       body: CreateClientBody,
       response: { status: 201, description: 'The client and its secret key (shown only here)', schema: CreatedClientSchema },
+      examples: { request: { sandbox: { summary: 'A sandbox account', value: CREATE_CLIENT } }, response: { client: { summary: 'The account and its first secret key, shown this once', value: CREATED_CLIENT } } },
       handler: async ({ body, call }) =>
         toCreatedClientJson(
           await settings.createClient(
@@ -34,6 +38,7 @@ export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDe
     defineRoute({
       method: 'get',
       path: '/admin/v1/clients/{clientId}',
+      operationId: 'getClientAccount',
       summary: 'Get a client account',
       tags,
       resource: 'admin',
@@ -44,6 +49,7 @@ export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDe
     defineRoute({
       method: 'patch',
       path: '/admin/v1/clients/{clientId}',
+      operationId: 'updateClientAccount',
       summary: 'Update a client account',
       tags,
       resource: 'admin',
@@ -58,6 +64,7 @@ export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDe
     defineRoute({
       method: 'post',
       path: '/admin/v1/clients/{clientId}/api-keys',
+      operationId: 'createApiKey',
       summary: 'Create another secret API key for a client',
       tags,
       resource: 'admin',
@@ -68,6 +75,7 @@ export function adminRoutes({ settings }: { settings: SettingsClient }): RouteDe
     defineRoute({
       method: 'delete',
       path: '/admin/v1/clients/{clientId}/api-keys/{keyId}',
+      operationId: 'revokeApiKey',
       summary: 'Revoke an API key',
       description: 'Gateways may keep accepting the key for up to AUTH_CACHE_TTL_MS (2 s by default).',
       tags,

@@ -1,16 +1,18 @@
 import type { PaymentsClient } from '../../clients';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { toCreateFlowRequest, toFlowJson, toListFlowsRequest, toReplaceFlowRequest } from './mapping';
 import { CreateFlowBody, FlowListSchema, FlowParams, FlowSchema, ListFlowsQuery, ReplaceFlowBody } from './schemas';
 
-const tags = ['Flows'];
+const tags = [TAGS.flows] as const;
 
 export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get',
       path: '/v1/flows',
+      operationId: 'listFlows',
       summary: 'List routing flows, newest first',
       tags,
       resource: 'flows',
@@ -24,6 +26,7 @@ export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDef
     defineRoute({
       method: 'get',
       path: '/v1/flows/{id}',
+      operationId: 'getFlow',
       summary: 'Get a routing flow',
       tags,
       resource: 'flows',
@@ -34,6 +37,7 @@ export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDef
     defineRoute({
       method: 'post',
       path: '/v1/flows',
+      operationId: 'createFlow',
       summary: 'Create the routing flow of a merchant for one payment method',
       description: 'A charge of that payment method is routed by the first rule that matches, else by defaultRoute.',
       tags,
@@ -46,6 +50,7 @@ export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDef
     defineRoute({
       method: 'put',
       path: '/v1/flows/{id}',
+      operationId: 'replaceFlow',
       summary: 'Replace a routing flow',
       description: 'The flow keeps its merchant.',
       tags,

@@ -1,5 +1,6 @@
 import { UPSTREAMS, type GatewayClients, type Upstream } from '../../clients';
 import { defineRoute, WithStatus, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { z } from '../../openapi/zod';
 
 export const HealthSchema = z
@@ -16,8 +17,9 @@ export function healthRoutes(clients: Pick<GatewayClients, 'health'>): RouteDefi
     defineRoute({
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       summary: 'Readiness: every upstream answers the standard gRPC health check with SERVING',
-      tags: ['Health'],
+      tags: [TAGS.health],
       resource: 'public',
       response: { status: 200, description: 'All upstreams serving (503 with the same shape otherwise)', schema: HealthSchema, alsoStatuses: [503] },
       handler: async () => {

@@ -1,6 +1,8 @@
 import type { PaymentsClient } from '../../clients';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
+import { CREATE_MERCHANT, MERCHANT } from './examples';
 import {
   toCreateMerchantRequest,
   toListMerchantsRequest,
@@ -26,13 +28,14 @@ import {
   UpdateProviderBody,
 } from './schemas';
 
-const tags = ['Merchants'];
+const tags = [TAGS.merchants] as const;
 
 export function merchantRoutes({ payments }: { payments: PaymentsClient }): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post',
       path: '/v1/merchants',
+      operationId: 'createMerchant',
       summary: 'Create a merchant with its providers',
       description: 'Providers are tried in priority order (1 first). Credential secrets are stored encrypted and never returned.',
       tags,
@@ -40,11 +43,13 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
       body: CreateMerchantBody,
       errors: [409, 422],
       response: { status: 201, description: 'The merchant', schema: MerchantSchema },
+      examples: { request: { failover: { summary: 'Two SANDBOX providers: the second takes over on a technical failure', value: CREATE_MERCHANT } }, response: { merchant: { summary: 'The merchant; credentials show only their type', value: MERCHANT } } },
       handler: async ({ client, body, call }) => toMerchantJson(await payments.createMerchant(toCreateMerchantRequest(client.clientId, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/merchants',
+      operationId: 'listMerchants',
       summary: 'List merchants, newest first',
       tags,
       resource: 'merchants',
@@ -58,16 +63,19 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'get',
       path: '/v1/merchants/{id}',
+      operationId: 'getMerchant',
       summary: 'Get a merchant',
       tags,
       resource: 'merchants',
       params: MerchantParams,
       response: { status: 200, description: 'The merchant', schema: MerchantSchema },
+      examples: { response: { merchant: { summary: 'A merchant with its providers', value: MERCHANT } } },
       handler: async ({ client, params, call }) => toMerchantJson(await payments.getMerchant({ clientId: client.clientId, id: params.id }, call)),
     }),
     defineRoute({
       method: 'patch',
       path: '/v1/merchants/{id}',
+      operationId: 'updateMerchant',
       summary: 'Update a merchant (mcc, name, merchantName, merchantUrl)',
       tags,
       resource: 'merchants',
@@ -81,6 +89,7 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'delete',
       path: '/v1/merchants/{id}',
+      operationId: 'deleteMerchant',
       summary: 'Delete a merchant',
       tags,
       resource: 'merchants',
@@ -93,6 +102,7 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'get',
       path: '/v1/merchants/{id}/platform-fee',
+      operationId: 'getPlatformFee',
       summary: 'Get the platform fee rules of a merchant',
       tags,
       resource: 'merchants',
@@ -104,6 +114,7 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'put',
       path: '/v1/merchants/{id}/platform-fee',
+      operationId: 'replacePlatformFee',
       summary: 'Replace the platform fee rules of a merchant',
       tags,
       resource: 'merchants',
@@ -119,6 +130,7 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'patch',
       path: '/v1/merchants/{id}/platform-fee/enabled',
+      operationId: 'setPlatformFeeEnabled',
       summary: 'Turn the platform fee of a merchant on or off',
       tags,
       resource: 'merchants',
@@ -132,8 +144,9 @@ export function merchantRoutes({ payments }: { payments: PaymentsClient }): Rout
     defineRoute({
       method: 'patch',
       path: '/v1/providers/{id}',
+      operationId: 'updateProvider',
       summary: 'Update a provider of a merchant (name, priority, credentials, options)',
-      tags: ['Providers'],
+      tags: [TAGS.providers],
       resource: 'providers',
       params: ProviderParams,
       body: UpdateProviderBody,

@@ -2,6 +2,7 @@ import { PREPAYMENT_DENIED_CODE } from '@platform/api-model';
 import type { GatewayClients } from '../../clients';
 import { toList, toPageRequest } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import {
   toBalanceJson,
   toBatchOrdersRequest,
@@ -39,9 +40,9 @@ import {
   UpdatePlanBody,
 } from './schemas';
 
-const payoutTags = ['Payouts'];
-const planTags = ['Plans'];
-const prepaymentTags = ['Prepayment (beta)'];
+const payoutTags = [TAGS.payouts] as const;
+const planTags = [TAGS.plans] as const;
+const prepaymentTags = [TAGS.prepayment] as const;
 
 /** Every prepayment route says how a client without prepayment is answered. */
 const PREPAYMENT_DENIED =
@@ -53,6 +54,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/balance',
+      operationId: 'getBalance',
       summary: "A receiver's balance: settled and not yet transferred, and future receivables",
       tags: payoutTags,
       resource: 'payouts',
@@ -63,6 +65,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/payment-batches',
+      operationId: 'listPaymentBatches',
       summary: 'List payment batches (transfers), newest first',
       tags: payoutTags,
       resource: 'payouts',
@@ -76,6 +79,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/payment-batches/{id}',
+      operationId: 'getPaymentBatch',
       summary: 'Get a payment batch',
       tags: payoutTags,
       resource: 'payouts',
@@ -86,6 +90,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/payment-batches/{id}/orders',
+      operationId: 'listPaymentBatchOrders',
       summary: 'List the payment orders of a batch',
       tags: payoutTags,
       resource: 'payouts',
@@ -100,6 +105,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/orders',
+      operationId: 'listPaymentOrders',
       summary: 'List payment orders, newest first',
       tags: payoutTags,
       resource: 'payouts',
@@ -113,6 +119,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/payouts/orders/{id}',
+      operationId: 'getPaymentOrder',
       summary: 'Get a payment order',
       tags: payoutTags,
       resource: 'payouts',
@@ -123,6 +130,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'post',
       path: '/v1/payouts/sandbox/advance',
+      operationId: 'advanceSandboxSettlement',
       summary: 'Sandbox: run the settlement as if today were the given date',
       description: 'Every receivable due by the date is gathered into batches and paid, so a test sees batches without waiting for their dates.',
       tags: payoutTags,
@@ -139,6 +147,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/subacquirer/plans',
+      operationId: 'listPlans',
       summary: 'List plans, newest first',
       tags: planTags,
       resource: 'plans',
@@ -152,18 +161,20 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'post',
       path: '/v1/subacquirer/plans',
+      operationId: 'createPlan',
       summary: 'Create a plan',
       description: 'Exactly one plan of a client is the default one: isDefault true moves the default to the new plan. Sellers link to a plan by planId.',
       tags: planTags,
       resource: 'plans',
       body: CreatePlanBody,
       response: { status: 201, description: 'The plan', schema: PlanSchema },
-      errors: [422],
+      errors: [409, 422],
       handler: async ({ client, body, call }) => toPlanJson(await payouts.createPlan(toCreatePlanRequest(client.clientId, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/subacquirer/plans/{id}',
+      operationId: 'getPlan',
       summary: 'Get a plan',
       tags: planTags,
       resource: 'plans',
@@ -174,6 +185,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'patch',
       path: '/v1/subacquirer/plans/{id}',
+      operationId: 'updatePlan',
       summary: 'Change a plan (partial; fees, when given, replace the whole fee table)',
       tags: planTags,
       resource: 'plans',
@@ -188,6 +200,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'get',
       path: '/v1/subacquirer/prepayment/receivables',
+      operationId: 'listPrepayableReceivables',
       summary: 'The receivables a receiver may prepay, with their total',
       description: `Future, unsettled, not yet prepaid receivables of the own provider. ${PREPAYMENT_DENIED}`,
       tags: prepaymentTags,
@@ -200,6 +213,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'post',
       path: '/v1/subacquirer/prepayment',
+      operationId: 'simulatePrepayment',
       summary: 'Simulate a prepayment: every receivable up to endDate, or those of the given dates',
       description:
         'The fee of each receivable is amount × monthlyRate × days / 30, rounded down. The payment date is the next business day before 15:00 Brasília ' +
@@ -208,12 +222,13 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
       resource: 'prepayment',
       body: SimulatePrepaymentBody,
       response: { status: 201, description: 'The simulation (pending)', schema: PrepaymentSchema },
-      errors: [422],
+      errors: [409, 422],
       handler: async ({ client, body, call }) => toPrepaymentJson(await payouts.simulatePrepayment(toSimulatePrepaymentRequest(client.clientId, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/subacquirer/prepayment/{id}',
+      operationId: 'getPrepayment',
       summary: 'Get a prepayment',
       description: PREPAYMENT_DENIED,
       tags: prepaymentTags,
@@ -225,6 +240,7 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
     defineRoute({
       method: 'post',
       path: '/v1/subacquirer/prepayment/{id}/commit',
+      operationId: 'commitPrepayment',
       summary: 'Commit a simulation: its receivables are prepaid on its payment date',
       description:
         'After expiresAt: 422 prepayment_simulation_expired. Receivables another commit took first: 422 receivables_unavailable. ' + PREPAYMENT_DENIED,

@@ -1,10 +1,11 @@
 import { RECEIPT_CONTENT_TYPE } from '@platform/api-model';
 import type { GatewayClients } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { toCreateReceiptRequest, toReceiptJson } from './mapping';
 import { CreateReceiptBody, ReceiptParams, ReceiptSchema } from './schemas';
 
-const tags = ['Receipts'];
+const tags = [TAGS.receipts] as const;
 
 /** Saved under a name that says which receipt it is (`curl -OJ`, a browser's download); the service serves UUIDs only. */
 const fileHeaders = (id: string) => ({ 'Content-Disposition': `inline; filename="receipt-${id}.pdf"` });
@@ -14,6 +15,7 @@ export function receiptRoutes({ payments, publicUrl }: Pick<GatewayClients, 'pay
     defineRoute({
       method: 'post',
       path: '/v1/receipts',
+      operationId: 'createReceipt',
       summary: 'Make the receipt of a voided or refunded charge',
       description:
         "A one-page PDF for a charge of the platform's own provider: `refund_receipt` of a refunded charge, `cancellation_letter` of a voided or " +
@@ -29,6 +31,7 @@ export function receiptRoutes({ payments, publicUrl }: Pick<GatewayClients, 'pay
     defineRoute({
       method: 'get',
       path: '/v1/receipts/{id}',
+      operationId: 'getReceipt',
       summary: 'Get a receipt',
       tags,
       resource: 'receipts',
@@ -39,6 +42,7 @@ export function receiptRoutes({ payments, publicUrl }: Pick<GatewayClients, 'pay
     defineRoute({
       method: 'get',
       path: '/v1/receipts/{id}/file',
+      operationId: 'downloadReceipt',
       summary: "Download a receipt's PDF",
       description: 'The file exactly as it was made.',
       tags,

@@ -1,9 +1,10 @@
 import { toReportJson } from '@platform/api-model';
 import type { GatewayClients } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { CreateReportBody, ReportFileParams, ReportParams, ReportSchema } from './schemas';
 
-const tags = ['Reports'];
+const tags = [TAGS.reports] as const;
 
 /** The bytes of a streamed page, as the payments service sends them. */
 async function* bytesOf(chunks: AsyncIterable<{ data: Uint8Array }>): AsyncGenerator<Uint8Array> {
@@ -15,13 +16,14 @@ export function reportRoutes({ payments }: Pick<GatewayClients, 'payments'>): Ro
     defineRoute({
       method: 'post',
       path: '/v1/reports',
+      operationId: 'createReport',
       summary: 'Ask for a report of charges (CSV)',
       description: 'A durable job builds it: poll GET /v1/reports/{id} until it is ready (or empty), then download its pages.',
       tags,
       resource: 'reports',
       body: CreateReportBody,
       response: { status: 201, description: 'The report, created', schema: ReportSchema },
-      errors: [404],
+      errors: [404, 409, 422],
       handler: async ({ client, body, call }) =>
         toReportJson(
           await payments.createReport(
@@ -44,6 +46,7 @@ export function reportRoutes({ payments }: Pick<GatewayClients, 'payments'>): Ro
     defineRoute({
       method: 'get',
       path: '/v1/reports/{id}',
+      operationId: 'getReport',
       summary: 'A report: created, processing, ready, empty or error, with its pages and rows',
       tags,
       resource: 'reports',
@@ -54,6 +57,7 @@ export function reportRoutes({ payments }: Pick<GatewayClients, 'payments'>): Ro
     defineRoute({
       method: 'get',
       path: '/v1/reports/{id}/files/{page}',
+      operationId: 'downloadReportPage',
       summary: 'Download a page of a ready report (CSV, at most 100,000 rows plus a header)',
       description: 'RFC 4180, UTF-8; amounts in minor units; cells that a spreadsheet would run as formulas start with a quote. Streamed.',
       tags,

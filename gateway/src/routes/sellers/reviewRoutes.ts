@@ -2,6 +2,7 @@ import { toRegistrationReviewJson } from '@platform/api-model';
 import type { GatewayClients } from '../../clients';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import {
   ListReviewsQuery,
   OpenDocumentReviewBody,
@@ -14,7 +15,7 @@ import {
   SubmissionBody,
 } from './reviewSchemas';
 
-const tags = ['Seller registration reviews'];
+const tags = [TAGS.registrationReviews] as const;
 
 /** Mounted before /v1/sellers/{id}, so `registration-reviews` is never read as a seller id. */
 export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients, 'sellersAndReviews'>): RouteDefinition[] {
@@ -23,6 +24,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'get',
       path: '/v1/sellers/registration-reviews',
+      operationId: 'listRegistrationReviews',
       summary: 'List the registration review processes of every seller, newest first',
       tags,
       resource: 'sellers',
@@ -36,12 +38,14 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'post',
       path: '/v1/sellers/registration-reviews',
+      operationId: 'openSandboxRegistrationReviewByDocument',
       summary: 'Sandbox: the provider opens a process for a document (unmatched when no seller has it)',
       tags,
       resource: 'sellers',
       sandboxOnly: true,
       body: OpenDocumentReviewBody,
       response: { status: 201, description: 'The process', schema: ReviewSchema },
+      errors: [409, 422],
       handler: async ({ client, body, call }) =>
         toRegistrationReviewJson(
           await sellers.openRegistrationReview(
@@ -62,6 +66,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'get',
       path: '/v1/sellers/registration-reviews/{processId}',
+      operationId: 'getRegistrationReview',
       summary: 'Get a registration review process',
       tags,
       resource: 'sellers',
@@ -73,12 +78,13 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'post',
       path: '/v1/sellers/registration-reviews/{processId}/submission',
+      operationId: 'submitRegistrationReview',
       summary: 'Submit the requested fields (each checked against its pattern); the provider answers asynchronously',
       tags,
       resource: 'sellers',
       params: ReviewParams,
       body: SubmissionBody,
-      errors: [422],
+      errors: [409, 422],
       response: { status: 202, description: 'The process in submitting', schema: ReviewSchema },
       handler: async ({ client, params, body, call }) =>
         toRegistrationReviewJson(await sellers.submitRegistrationReview({ clientId: client.clientId, processId: params.processId, fields: body.fields }, call)),
@@ -86,13 +92,14 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'post',
       path: '/v1/sellers/registration-reviews/{processId}/requested-fields',
+      operationId: 'sendSandboxRequestedFields',
       summary: 'Sandbox: the provider sends the field list',
       tags,
       resource: 'sellers',
       sandboxOnly: true,
       params: ReviewParams,
       body: RequestedFieldsBody,
-      errors: [422],
+      errors: [409, 422],
       response: { status: 200, description: 'The process', schema: ReviewSchema },
       handler: async ({ client, params, body, call }) =>
         toRegistrationReviewJson(await sellers.sendRequestedFields({ clientId: client.clientId, processId: params.processId, raw: body.raw }, call)),
@@ -100,6 +107,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'post',
       path: '/v1/sellers/registration-reviews/{processId}/cancel',
+      operationId: 'cancelSandboxRegistrationReview',
       summary: 'Sandbox: the provider cancels a process',
       tags,
       resource: 'sellers',
@@ -113,6 +121,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'get',
       path: '/v1/sellers/{id}/registration-reviews',
+      operationId: 'listSellerRegistrationReviews',
       summary: "List a seller's registration review processes, newest first",
       tags,
       resource: 'sellers',
@@ -130,6 +139,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
     defineRoute({
       method: 'post',
       path: '/v1/sellers/{id}/registration-reviews',
+      operationId: 'openSandboxRegistrationReview',
       summary: 'Sandbox: the provider opens a process for a seller',
       tags,
       resource: 'sellers',
@@ -137,6 +147,7 @@ export function reviewRoutes({ sellersAndReviews: sellers }: Pick<GatewayClients
       params: SellerReviewParams,
       body: OpenSellerReviewBody,
       response: { status: 201, description: 'The process', schema: ReviewSchema },
+      errors: [409, 422],
       handler: async ({ client, params, body, call }) =>
         toRegistrationReviewJson(
           await sellers.openRegistrationReview(

@@ -2,11 +2,12 @@ import { toSellerJson } from '@platform/api-model';
 import type { GatewayClients } from '../../clients';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { reviewRoutes } from './reviewRoutes';
 import { toCreateSellerRequest, toListSellersRequest, toUpdateSellerRequest } from './mapping';
 import { CreateSellerBody, ListSellersQuery, SellerListSchema, SellerParams, SellerSchema, UpdateSellerBody } from './schemas';
 
-const tags = ['Sellers'];
+const tags = [TAGS.sellers] as const;
 
 export function sellerRoutes(clients: Pick<GatewayClients, 'sellersAndReviews'>): RouteDefinition[] {
   const sellers = clients.sellersAndReviews;
@@ -15,19 +16,21 @@ export function sellerRoutes(clients: Pick<GatewayClients, 'sellersAndReviews'>)
     defineRoute({
       method: 'post',
       path: '/v1/sellers',
+      operationId: 'createSeller',
       summary: 'Create a seller (a split receiver)',
       description:
         'A natural person (owner.document.type cpf) needs owner; a legal entity needs owner and business. The seller is registered at every provider of its merchant.',
       tags,
       resource: 'sellers',
       body: CreateSellerBody,
-      errors: [404, 422],
+      errors: [404, 409, 422],
       response: { status: 201, description: 'The seller', schema: SellerSchema },
       handler: async ({ client, body, call }) => toSellerJson(await sellers.createSeller(toCreateSellerRequest(client.clientId, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/sellers',
+      operationId: 'listSellers',
       summary: 'List sellers, newest first',
       tags,
       resource: 'sellers',
@@ -41,6 +44,7 @@ export function sellerRoutes(clients: Pick<GatewayClients, 'sellersAndReviews'>)
     defineRoute({
       method: 'get',
       path: '/v1/sellers/{id}',
+      operationId: 'getSeller',
       summary: 'Get a seller',
       tags,
       resource: 'sellers',
@@ -51,6 +55,7 @@ export function sellerRoutes(clients: Pick<GatewayClients, 'sellersAndReviews'>)
     defineRoute({
       method: 'patch',
       path: '/v1/sellers/{id}',
+      operationId: 'updateSeller',
       summary: 'Change a seller (any create field, partial; nested objects merged)',
       tags,
       resource: 'sellers',
@@ -64,6 +69,7 @@ export function sellerRoutes(clients: Pick<GatewayClients, 'sellersAndReviews'>)
     defineRoute({
       method: 'delete',
       path: '/v1/sellers/{id}',
+      operationId: 'deleteSeller',
       summary: 'Delete a seller (it stays readable as inactive)',
       tags,
       resource: 'sellers',

@@ -4,6 +4,8 @@ import type { GatewayClients } from '../../clients';
 import type { SessionKeyChecker } from '../../http/auth';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
+import { CHARGE_SESSION, CREATE_SESSION, SESSION, SESSION_CHARGE } from './examples';
 import { ChargeSchema } from '../charges/schemas';
 import { toChargeSessionRequest, toCreateSessionRequest, toListSessionsRequest, toSessionHistoryItemJson, toSessionJson } from './mapping';
 import {
@@ -20,7 +22,7 @@ import {
   UpdateSessionBody,
 } from './schemas';
 
-const tags = ['Sessions (payment links)'];
+const tags = [TAGS.sessions] as const;
 
 /** The sessions service answers whether a key is a session's public key. */
 export function sessionKeyChecker({ sessions }: Pick<GatewayClients, 'sessions'>): SessionKeyChecker {
@@ -38,18 +40,21 @@ export function sessionsRoutes({
     defineRoute({
       method: 'post',
       path: '/v1/sessions',
+      operationId: 'createSession',
       summary: 'Create a session (payment link)',
       description: 'Without maxPayments the session is paid once (1:1). Pix or boleto with a finite maxPayments above 1: 422 pix_boleto_multiple_payments_not_allowed.',
       tags,
       resource: 'sessions',
       body: CreateSessionBody,
       response: { status: 201, description: 'The session, with its publicKey and paymentLink', schema: SessionSchema },
-      errors: [404, 422],
+      examples: { request: CREATE_SESSION, response: { session: { summary: 'A payment link, paid once', value: SESSION } } },
+      errors: [404, 409, 422],
       handler: async ({ client, body, call }) => toSessionJson(await sessions.createSession(toCreateSessionRequest(client.clientId, body), call), publicUrl),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/sessions',
+      operationId: 'listSessions',
       summary: 'List sessions, newest first',
       tags,
       resource: 'sessions',
@@ -66,16 +71,19 @@ export function sessionsRoutes({
     defineRoute({
       method: 'get',
       path: '/v1/sessions/{id}',
+      operationId: 'getSession',
       summary: 'Get a session with its aggregate state',
       tags,
       resource: 'sessions',
       params: SessionParams,
       response: { status: 200, description: 'The session', schema: SessionSchema },
+      examples: { response: { session: { summary: 'A session not paid yet', value: SESSION } } },
       handler: async ({ client, params, call }) => toSessionJson(await sessions.getSession({ clientId: client.clientId, id: params.id }, call), publicUrl),
     }),
     defineRoute({
       method: 'patch',
       path: '/v1/sessions/{id}',
+      operationId: 'updateSession',
       summary: 'Activate or deactivate a session, move its due date or its maximum of payments',
       tags,
       resource: 'sessions',
@@ -94,6 +102,7 @@ export function sessionsRoutes({
     defineRoute({
       method: 'post',
       path: '/v1/sessions/{id}/cancel',
+      operationId: 'cancelSession',
       summary: 'Cancel a session',
       tags,
       resource: 'sessions',
@@ -108,19 +117,24 @@ export function sessionsRoutes({
     defineRoute({
       method: 'post',
       path: '/v1/sessions/{id}/charge',
+      operationId: 'chargeSession',
       summary: "Pay a session (the buyer's charge)",
-      description: 'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods.',
+      description:
+        'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods. ' +
+        'Send an X-Idempotency-Key per payment attempt: a retry with it answers with the charge the first try made and takes no second place.',
       tags,
       resource: 'sessionKey',
       params: SessionParams,
       body: ChargeSessionBody,
       response: { status: 201, description: 'The charge', schema: ChargeSchema },
-      errors: [402, 422],
+      examples: { request: { card: { summary: 'The buyer pays with the SANDBOX card that authorizes', value: CHARGE_SESSION } }, response: { charge: { summary: 'The buyer\'s charge', value: SESSION_CHARGE } } },
+      errors: [402, 409, 422],
       handler: async ({ client, params, body, call }) => toChargeJson(await sessions.chargeSession(toChargeSessionRequest(client.clientId, params.id, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/sessions/{id}/history',
+      operationId: 'listSessionHistory',
       summary: "A session's history, newest first",
       tags,
       resource: 'sessions',
@@ -132,6 +146,7 @@ export function sessionsRoutes({
     defineRoute({
       method: 'get',
       path: '/v1/sessions/{id}/link',
+      operationId: 'getSessionLink',
       summary: 'A session with the payment-link settings of its merchant (the client default when it has none)',
       tags,
       resource: 'sessions',

@@ -1,10 +1,11 @@
 import { LINK_SETTINGS_LIMITS, LOGO_CONTENT_TYPES, toLinkSettingsJson } from '@platform/api-model';
 import type { SettingsClient } from '../../clients';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import { toLinkSettingsWrite } from './mapping';
 import { LinkSettingsBody, LinkSettingsSchema, LogoParams, MerchantHeaders } from './schemas';
 
-const tags = ['Payment-link settings'];
+const tags = [TAGS.linkSettings] as const;
 
 /** Logos are shown by the hosted checkout from our own origin, so an SVG must never run script there. */
 export const LOGO_HEADERS = {
@@ -21,6 +22,7 @@ export function settingsRoutes({ settings, publicUrl }: { settings: SettingsClie
     defineRoute({
       method: 'get',
       path: '/v1/settings',
+      operationId: 'getLinkSettings',
       summary: 'Get payment-link settings',
       description: 'With X-Merchant-Id, the merchant settings if they exist, else the client default.',
       tags,
@@ -33,6 +35,7 @@ export function settingsRoutes({ settings, publicUrl }: { settings: SettingsClie
     defineRoute({
       method: 'post',
       path: '/v1/settings',
+      operationId: 'createLinkSettings',
       summary: 'Create payment-link settings for the exact scope',
       description: 'JSON (text fields) or multipart/form-data (text fields and a logo file).',
       tags,
@@ -49,6 +52,7 @@ export function settingsRoutes({ settings, publicUrl }: { settings: SettingsClie
     defineRoute({
       method: 'patch',
       path: '/v1/settings',
+      operationId: 'updateLinkSettings',
       summary: 'Update payment-link settings of the exact scope',
       description: 'JSON (text fields) or multipart/form-data (text fields and a logo file). No effective field: 422.',
       tags,
@@ -65,6 +69,7 @@ export function settingsRoutes({ settings, publicUrl }: { settings: SettingsClie
     defineRoute({
       method: 'get',
       path: '/v1/settings/logos/{logoId}',
+      operationId: 'getLinkSettingsLogo',
       summary: 'Get a logo image',
       description: 'Public, so the hosted checkout can show it; served with a sandboxing Content-Security-Policy.',
       tags,

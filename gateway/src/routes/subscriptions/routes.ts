@@ -4,6 +4,7 @@ import type { CallMeta } from '@platform/kit';
 import type { GatewayClients } from '../../clients';
 import { toList } from '../../http/pagination';
 import { defineRoute, type RouteDefinition } from '../../http/route';
+import { TAGS } from '../../openapi/tags';
 import {
   toCreateSubscriptionRequest,
   toListSubscriptionCyclesRequest,
@@ -29,13 +30,15 @@ import {
   UpdateSubscriptionSettingsBody,
 } from './schemas';
 
-const tags = ['Subscriptions'];
+const tags = [TAGS.subscriptions] as const;
 
 type Clients = Pick<GatewayClients, 'settings' | 'payments'>;
 
 /** A change of state by id: PATCH as the public clients call it, POST accepted too. */
 interface StateChange {
   action: 'cancel' | 'pause' | 'resume';
+  /** The PATCH route's operationId; the POST route's adds `ViaPost`. */
+  operationId: string;
   summary: string;
   description: string;
   run(payments: Clients['payments'], request: { clientId: string; id: string }, call: CallMeta): Promise<contracts.Subscription>;
@@ -44,18 +47,21 @@ interface StateChange {
 const STATE_CHANGES: readonly StateChange[] = [
   {
     action: 'cancel',
+    operationId: 'cancelSubscription',
     summary: 'Cancel a subscription',
     description: 'Stops future cycles. A status that cannot change so: 422.',
     run: (payments, request, call) => payments.cancelSubscription(request, call),
   },
   {
     action: 'pause',
+    operationId: 'pauseSubscription',
     summary: 'Pause a subscription',
     description: 'No cycle is billed while it is paused. A status that cannot change so: 422.',
     run: (payments, request, call) => payments.pauseSubscription(request, call),
   },
   {
     action: 'resume',
+    operationId: 'resumeSubscription',
     summary: 'Resume a paused subscription',
     description: 'Billing continues from the next due date; the cycles missed while paused are not billed. A status that cannot change so: 422.',
     run: (payments, request, call) => payments.resumeSubscription(request, call),
@@ -68,6 +74,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'get',
       path: '/v1/subscriptions/settings',
+      operationId: 'getSubscriptionSettings',
       summary: 'Get subscription settings',
       tags,
       resource: 'subscriptions',
@@ -77,6 +84,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'patch',
       path: '/v1/subscriptions/settings',
+      operationId: 'updateSubscriptionSettings',
       summary: 'Update subscription settings',
       tags,
       resource: 'subscriptions',
@@ -90,6 +98,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'post',
       path: '/v1/subscriptions',
+      operationId: 'createSubscription',
       summary: 'Create a subscription',
       description:
         "Each cycle is one charge of the items' total on the customer's saved card, made at the cycle's due time. A trial delays the first " +
@@ -98,12 +107,13 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
       resource: 'subscriptions',
       body: CreateSubscriptionBody,
       response: { status: 201, description: 'The subscription', schema: SubscriptionSchema },
-      errors: [422],
+      errors: [409, 422],
       handler: async ({ client, body, call }) => toSubscriptionJson(await payments.createSubscription(toCreateSubscriptionRequest(client.clientId, body), call)),
     }),
     defineRoute({
       method: 'get',
       path: '/v1/subscriptions',
+      operationId: 'listSubscriptions',
       summary: 'List subscriptions, newest first',
       tags,
       resource: 'subscriptions',
@@ -117,6 +127,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'get',
       path: '/v1/subscriptions/{id}',
+      operationId: 'getSubscription',
       summary: 'Get a subscription',
       tags,
       resource: 'subscriptions',
@@ -127,6 +138,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'put',
       path: '/v1/subscriptions/{id}',
+      operationId: 'replaceSubscription',
       summary: "Replace a subscription's items and card",
       description: 'The next cycles bill the new total on the new card; the name changes only when given.',
       tags,
@@ -143,6 +155,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
         defineRoute({
           method,
           path: `/v1/subscriptions/{id}/${change.action}`,
+          operationId: method === 'patch' ? change.operationId : `${change.operationId}ViaPost`,
           summary: change.summary,
           description: `${change.description}${method === 'post' ? ` Same as PATCH /v1/subscriptions/{id}/${change.action}.` : ''}`,
           tags,
@@ -157,6 +170,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'get',
       path: '/v1/subscriptions/{id}/cycles',
+      operationId: 'listSubscriptionCycles',
       summary: "List a subscription's billing cycles",
       tags,
       resource: 'subscriptions',
@@ -171,6 +185,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'get',
       path: '/v1/subscriptions/{id}/cycles/{cycleId}',
+      operationId: 'getSubscriptionCycle',
       summary: 'Get a billing cycle of a subscription',
       tags,
       resource: 'subscriptions',
@@ -182,6 +197,7 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
     defineRoute({
       method: 'post',
       path: '/v1/subscriptions/{id}/sandbox/advance',
+      operationId: 'advanceSandboxSubscription',
       summary: 'Sandbox: run the subscription as if the clock were at the given instant',
       description: 'Every cycle and retry of the subscription due up to `to` runs, in order, so a test sees billing, retries and expiry without waiting.',
       tags,

@@ -39,7 +39,7 @@ export const WebhookSchema = z
     version: z.number(),
     status: z.boolean(),
     publicKey: z.string().openapi({
-      description: 'Ed25519 public key, SPKI in PEM: verifies X-Plug-Signature and webhook-signature (crypto.createPublicKey takes it as it is)',
+      description: 'Ed25519 public key, SPKI in PEM: verifies X-Plug-Signature and the v1a signature of webhook-signature (crypto.createPublicKey takes it as it is)',
     }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
@@ -47,6 +47,16 @@ export const WebhookSchema = z
   .openapi('Webhook');
 
 export const WebhookListSchema = listSchema(WebhookSchema, 'WebhookList');
+
+const secret = z.string().openapi({
+  description:
+    'Standard Webhooks secret ("whsec_" and the base64 of 32 bytes): verifies the v1 (HMAC-SHA256) signatures of webhook-signature, ' +
+    'e.g. with the standardwebhooks libraries. Answered once: keep it; rotate-secret makes a new one.',
+  example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw5Mm6B8pAxRg=',
+});
+
+export const CreatedWebhookSchema = WebhookSchema.extend({ secret: secret.optional() }).openapi('CreatedWebhook');
+export const WebhookSecretSchema = z.object({ secret }).openapi('WebhookSecret');
 
 export const DeliverySchema = z
   .object({
@@ -73,5 +83,51 @@ export const DeliverySchema = z
 
 export const DeliveryListSchema = listSchema(DeliverySchema, 'WebhookDeliveryList');
 
+const RFC3339 = 'must be an RFC 3339 date-time';
+
+export const RecoverWebhookBody = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true, error: requiredOr(RFC3339) })
+      .transform((value) => new Date(value))
+      .openapi({
+        type: 'string',
+        format: 'date-time',
+        description: 'The events of the webhook from this time on are delivered again: not in the future, at most 14 days back',
+        example: '2026-11-21T00:00:00.000Z',
+      }),
+  })
+  .openapi('RecoverWebhookRequest');
+
+export const WebhookRecoverySchema = z
+  .object({
+    webhookId: z.string(),
+    since: z.iso.datetime(),
+    until: z.iso.datetime().openapi({ description: 'When the recovery was asked for: later events reach the webhook as usual' }),
+    events: z.int().openapi({ description: 'The events in the window: each is delivered again once, with its original id' }),
+  })
+  .openapi('WebhookRecovery');
+
+export const EventTypeSchema = z
+  .object({
+    name: z.string().openapi({ description: 'The event name a webhook registers for', example: 'authorized' }),
+    object: z.string().openapi({ description: 'What data is', example: 'transaction' }),
+    description: z.string(),
+    example: z
+      .object({
+        id: z.string(),
+        createdAt: z.iso.datetime(),
+        object: z.string(),
+        event: z.string(),
+        apiVersion: z.number(),
+        data: z.record(z.string(), z.unknown()),
+      })
+      .openapi({ description: 'A body as a receiver gets it; data as the REST API shows the resource' }),
+  })
+  .openapi('WebhookEventType');
+
+export const EventTypeListSchema = z.object({ items: z.array(EventTypeSchema) }).openapi('WebhookEventTypeList');
+
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
+export type RecoverWebhookInput = z.infer<typeof RecoverWebhookBody>;
