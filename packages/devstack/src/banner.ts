@@ -1,10 +1,12 @@
 /**
  * What the launcher prints once the platform answers. The API key and admin token appear on the first start
  * only (a terminal's scrollback or a captured log would keep them from every start); later starts say where
- * they are kept.
+ * they are kept. Then where each process serves its metrics, the gateway first.
  */
 export function banner(options: {
   port: number;
+  /** Each process's metrics port, by process name, in the order to print them. */
+  metricsPorts: Record<string, number>;
   credentialsFile: string;
   credentials: { clientId?: string; apiKey?: string; adminToken: string };
   firstStart: boolean;
@@ -22,6 +24,15 @@ export function banner(options: {
     );
   } else {
     lines.push(`Credentials (client id, API key, admin token) are in ${credentialsFile}`);
+  }
+  const metrics = Object.entries(options.metricsPorts);
+  if (metrics.length > 0) {
+    const width = Math.max(...metrics.map(([name]) => name.length));
+    lines.push('', 'Metrics (Prometheus):');
+    for (const [name, metricsPort] of metrics) lines.push(`  ${name.padEnd(width)}  http://localhost:${metricsPort}/metrics`);
+    const gateway = options.metricsPorts.gateway;
+    if (gateway !== undefined) lines.push(`Try: curl -s http://localhost:${gateway}/metrics | grep http_server_requests_total`);
+    lines.push('');
   }
   lines.push('A service, the gateway or nats-server that crashes is started again; Ctrl-C stops everything.', '');
   return lines;

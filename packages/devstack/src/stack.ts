@@ -5,15 +5,23 @@ import { Client } from 'pg';
 import { natsServerBinary, NATS_INSTALL_HINT, startPostgres, type PostgresServer } from '@platform/testkit';
 import { banner } from './banner';
 import { writeFileAtomic } from './files';
+import { lineFormatter, logFormat } from './logFormat';
 import { launchNats, type NatsProcess } from './nats';
-import { completeKeys, launchPlatform, type Platform, type PlatformKeys } from './platform';
+import { completeKeys, launchPlatform, replicaCounts, SERVICES, type Platform, type PlatformKeys } from './platform';
 import type { HealOptions } from './processes';
+import { carryCardKey } from './rotateCardKey';
 
 /**
  * The launcher behind `npm start` (start.js runs it in a session of its own and asks it to stop over IPC):
  * the whole platform on one machine. PostgreSQL and nats-server keep their data in DATA_DIR,
- * so a second run finds everything the first one left. Ports other than PORT are picked free at each start,
- * so two copies with different PORT and DATA_DIR run side by side.
+ * so a second run finds everything the first one left. The gateway listens on PORT, and the processes serve
+ * their Prometheus metrics on the ports from METRICS_PORT on (the gateway's, then one per service in catalog
+ * order, each replica of a service in turn), the same at every start so a local Prometheus keeps finding them; the
+ * other ports are picked free at each start. Two copies run side by side with different PORT, METRICS_PORT (or
+ * METRICS_PORT=0: free ports) and DATA_DIR.
+ *
+ * REPLICAS=3 runs three processes of every service (REPLICAS_PAYMENTS=2 sets one service's count) against the same
+ * databases and NATS; every process is given all the addresses of each service and spreads its calls over them.
  *
  * A service, the gateway or nats-server that crashes is started again (0.5 s, 1 s, 2 s... at most 10 s after
  * crashes in a row) while the rest keeps running. PostgreSQL is not: when it stops answering, the launcher
@@ -31,6 +39,11 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data'));
 const port = Number(process.env.PORT ?? 8080);
+const metricsPort = Number(process.env.METRICS_PORT ?? 9464);
+/** REPLICAS (every service) and REPLICAS_<NAME> (one service): how many processes of each. */
+const replicas = replicaCounts(process.env);
+/** The last metrics port: one per service process after the gateway's. */
+const lastMetricsPort = metricsPort + SERVICES.reduce((sum, s) => sum + replicas[s.name], 0);
 const credentialsFile = path.join(dataDir, 'credentials.json');
 const keysFile = path.join(dataDir, 'keys.json');
 
@@ -43,11 +56,14 @@ function readCredentials(): Credentials {
   return { adminToken: randomBytes(24).toString('hex') };
 }
 
-/** The keys that must outlive restarts, created once; a file from an older run gets the keys it lacks. */
+/**
+ * The keys that must outlive restarts, created once; a file from an older run gets the keys it lacks, and its single
+ * card key becomes the card key ring of that key (`npm run rotate-card-key` rotates it, src/rotateCardKey.ts).
+ */
 function readKeys(): PlatformKeys {
-  const stored = existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<PlatformKeys>) : {};
+  const { keys: stored, changed } = carryCardKey(existsSync(keysFile) ? (JSON.parse(readFileSync(keysFile, 'utf8')) as Partial<PlatformKeys>) : {});
   const keys = completeKeys(stored);
-  if (Object.keys(stored).length !== Object.keys(keys).length) writeFileAtomic(keysFile, `${JSON.stringify(keys, null, 2)}\n`);
+  if (changed || Object.keys(stored).length !== Object.keys(keys).length) writeFileAtomic(keysFile, `${JSON.stringify(keys, null, 2)}\n`);
   return keys;
 }
 
@@ -94,6 +110,12 @@ function exitText(exit: { code: number | null; signal: NodeJS.Signals | null }):
 
 async function main(): Promise<void> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`PORT must be a TCP port, got ${process.env.PORT}`);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || lastMetricsPort > 65535) {
+    throw new Error(`METRICS_PORT must be a TCP port with ${lastMetricsPort - metricsPort} more after it (or 0 for free ports), got ${process.env.METRICS_PORT}`);
+  }
+  if (metricsPort > 0 && port >= metricsPort && port <= lastMetricsPort) {
+    throw new Error(`PORT ${port} is one of the metrics ports (METRICS_PORT ${metricsPort} to ${lastMetricsPort})`);
+  }
   try {
     natsServerBinary();
   } catch {
@@ -175,18 +197,21 @@ async function main(): Promise<void> {
     takeSignals();
     postgresWatch = setInterval(() => void checkPostgres(), POSTGRES_CHECK_MS);
     const pg = postgres;
+    const format = lineFormatter({ format: logFormat(process.env, process.stdout.isTTY) });
     platform = await launchPlatform({
       repoRoot,
       ensureDatabase: (name) => pg.ensureDatabase(name),
       natsUrl: nats.url,
       gatewayPort: port,
+      metricsPort: metricsPort || undefined,
+      replicas,
       adminToken: credentials.adminToken,
       keys: readKeys(),
       publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       logLevel: process.env.LOG_LEVEL ?? 'info',
       env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
       heal,
-      onLine: (name, line) => process.stdout.write(`[${name.padEnd(9)}] ${line}\n`),
+      onLine: (name, line) => process.stdout.write(`${format(name, line)}\n`),
     });
     if (!credentials.clientId || !credentials.apiKey) {
       const client = await createSandboxClient(`http://127.0.0.1:${port}`, credentials.adminToken);
@@ -195,7 +220,8 @@ async function main(): Promise<void> {
       say('created the sandbox client (first start)');
     }
     writeCredentials(credentials);
-    say(banner({ port, credentialsFile, credentials, firstStart }).join('\n'));
+    const metricsPorts = Object.fromEntries(Object.entries(platform.processMetricsUrls).map(([name, url]) => [name, Number(new URL(url).port)]));
+    say(banner({ port, metricsPorts, credentialsFile, credentials, firstStart }).join('\n'));
   } catch (error) {
     say(`the platform could not start: ${(error as Error).message}`);
     await shutdown(1);

@@ -2,7 +2,8 @@ import { banner } from '../src/banner';
 
 describe('the start banner', () => {
   const credentials = { clientId: 'c0ffee00-0000-4000-8000-000000000001', apiKey: 'sk_sandbox_abcdef', adminToken: 'admin-token-123' };
-  const options = { port: 8080, credentialsFile: '/data/credentials.json', credentials };
+  const metricsPorts = { gateway: 9464, settings: 9465, 'payouts-and-prepayment': 9466 };
+  const options = { port: 8080, metricsPorts, credentialsFile: '/data/credentials.json', credentials };
 
   it('prints the API key and admin token on the first start', () => {
     const text = banner({ ...options, firstStart: true }).join('\n');
@@ -17,5 +18,18 @@ describe('the start banner', () => {
     expect(text).not.toContain('admin-token-123');
     expect(text).toContain('Credentials (client id, API key, admin token) are in /data/credentials.json');
     expect(text).toContain('http://localhost:8080');
+  });
+
+  it('says where each process serves its metrics, one line each, the gateway first', () => {
+    for (const firstStart of [true, false]) {
+      const lines = banner({ ...options, firstStart });
+      const metrics = lines.filter((line) => /^ {2}\S+ +http:\/\/localhost:\d+\/metrics$/.test(line));
+      expect(metrics).toEqual([
+        '  gateway                 http://localhost:9464/metrics',
+        '  settings                http://localhost:9465/metrics',
+        '  payouts-and-prepayment  http://localhost:9466/metrics',
+      ]);
+      expect(lines).toContain('Try: curl -s http://localhost:9464/metrics | grep http_server_requests_total');
+    }
   });
 });
