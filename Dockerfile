@@ -9,7 +9,8 @@
 # The runtime image has no devDependencies, no testkit/devstack (so no embedded-postgres), no npm,
 # runs as uid 10001 and writes nothing outside /tmp, so it runs with a read-only root filesystem.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the active LTS line (Node 20 left support on 2026-04-30); CI runs every test on Node 20 and on Node 24.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS base
@@ -68,6 +69,6 @@ COPY --from=prod-deps /app/ ./
 COPY --from=build /runtime/app/ ./
 COPY deploy/docker/healthcheck.js ./deploy/docker/healthcheck.js
 USER 10001:10001
-EXPOSE 50051 8080
+EXPOSE 50051 8080 9464
 STOPSIGNAL SIGTERM
 CMD ["node", "gateway/dist/main.js"]

@@ -81,7 +81,7 @@ function helmServices(services) {
     if (s.secrets.length > 0) {
       lines.push('    secretEnv:');
       for (const secret of s.secrets) {
-        lines.push(`      # ${sentence(secret.description).slice(0, -1)}; it must never change (create the Secret before installing).`);
+        lines.push(`      # ${sentence(secret.description).slice(0, -1)}; ${secret.lifecycle ?? 'it must never change'} (create the Secret before installing).`);
         lines.push(`      ${secret.env}:`, `        secretName: ${secret.helm.secretName}`, `        key: ${secret.helm.key}`);
       }
     }

