@@ -334,6 +334,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
       'POST /v1/settings': async () => [{ mainColor: '#202020' }],
       'PATCH /v1/settings': async () => [{ mainColor: '#303030' }],
       'PATCH /v1/webhooks/{id}': async () => [{ status: false }],
+      // A valid window, so that B's webhook id is what is refused (404), not the body.
+      'POST /v1/webhooks/{id}/recover': async () => [{ since: new Date(Date.now() - 3_600_000).toISOString() }],
       'PATCH /v1/customers/{id}': async () => [{ name: 'Someone Else' }],
       'PATCH /v1/merchants/{id}': async () => [{ name: 'Someone Else' }],
       'PATCH /v1/providers/{id}': async () => [{ name: 'someone-else' }],

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { launchNats, launchPlatform, type HealOptions, type NatsProcess, type Platform } from '@platform/devstack';
+import { launchNats, launchPlatform, replicaCounts, type HealOptions, type NatsProcess, type Platform, type ReplicasOption, type ServiceName } from '@platform/devstack';
 import { HARNESS_ENV, testNatsUrl } from '@platform/testkit';
 
 const SERVER_FAILURE = /"msg":"(internal error|unexpected error|upstream unavailable)"/;
 
+/** The platform of launchPlatform (its `metricsUrls` included: each process on a free metrics port), and more. */
 export interface TestPlatform extends Platform {
   /** What the processes printed (the last 50,000 lines). */
   output(): string;
@@ -15,18 +16,21 @@ export interface TestPlatform extends Platform {
   nats?: NatsProcess;
   /** With `heal`: one line per crash and per automatic restart, as the launcher prints them. */
   healing(): string[];
+  /** What a process's /metrics answers now (Prometheus text): a service's first process, or a replica by name (`payments#2`); a failed scrape throws. */
+  metrics(name: ServiceName | 'gateway' | string): Promise<string>;
 }
 
 /**
  * The whole platform as child processes, on the run's PostgreSQL (databases of its own) and NATS. With
  * `heal`, it runs under the supervision `npm start` uses (a crashed process is started again after a short
- * delay) and on a nats-server of its own, supervised the same way, so a test may kill it.
+ * delay) and on a nats-server of its own, supervised the same way, so a test may kill it. With `replicas` (or
+ * REPLICAS / REPLICAS_<NAME> in the environment) each service runs as that many processes on the same databases.
  */
 export async function startTestPlatform(
   prefix: string,
   env: NodeJS.ProcessEnv = {},
   logLevel = 'warn',
-  options: { heal?: boolean } = {},
+  options: { heal?: boolean; replicas?: ReplicasOption } = {},
 ): Promise<TestPlatform> {
   const adminUrl = process.env[HARNESS_ENV.postgresAdminUrl];
   if (!adminUrl) throw new Error('run through npm test');
@@ -52,6 +56,8 @@ export async function startTestPlatform(
       repoRoot: path.resolve(__dirname, '..', '..'),
       natsUrl: nats?.url ?? testNatsUrl(),
       heal,
+      // REPLICAS / REPLICAS_<NAME> in the environment run every suite on several processes of each service.
+      replicas: replicaCounts(process.env, options.replicas),
       databasePrefix,
       logLevel,
       env: { SHUTDOWN_GRACE_MS: '2000', ...env },
@@ -90,6 +96,14 @@ export async function startTestPlatform(
     nats,
     healing: () => [...healing],
     output: () => lines.join('\n'),
+    metrics: async (name) => {
+      const url = platform.processMetricsUrls[name] ?? platform.metricsUrls[name as ServiceName];
+      if (!url) throw new Error(`no process named ${name}`);
+      const response = await fetch(url);
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`${name} metrics: ${response.status} ${text.slice(0, 200)}`);
+      return text;
+    },
     databaseUrl: (service) => {
       const url = urls.get(service);
       if (!url) throw new Error(`no database for ${service}`);

@@ -82,6 +82,30 @@ describe('sessions (payment links) through the gateway', () => {
     expect(Object.keys(items[0]!)).not.toContain('chargeId');
   });
 
+  it('answers a payment retried with the same X-Idempotency-Key with the same charge, made and counted once', async () => {
+    const session = (await createSession({ orderId: 'order-retry' })).body;
+    // One buyer's request, sent again as it was (approvedCard() draws a new number each time).
+    const body = { paymentMethod: credit, paymentSource: approvedCard() };
+    const attempt = (key: string) =>
+      api<Json & ApiError & { id: string }>('POST', `/v1/sessions/${session.id}/charge`, {
+        auth: { clientId: alice.clientId, apiKey: session.publicKey },
+        headers: { 'x-idempotency-key': key },
+        body,
+      });
+    const key = `checkout-${session.id}-1`;
+    const [first, second] = await Promise.all([attempt(key), attempt(key)]);
+    const answered = [first, second].filter((r) => r.status === 201);
+    // Both at once: one makes the charge, the other answers it or 409 while it is being made.
+    expect([first.status, second.status].every((s) => s === 201 || s === 409)).toBe(true);
+    const again = await attempt(key);
+    expect(again.status).toBe(201);
+    for (const r of answered) expect(r.body.id).toBe(again.body.id);
+    expect((await attempt(`checkout-${session.id}-2`)).body.error.businessCode).toBe('session_disabled');
+    const charges = await api<{ items: Array<{ id: string }> }>('GET', `/v1/charges?sessionId=${session.id}`, { auth: alice });
+    expect(charges.body.items.map((c) => c.id)).toEqual([again.body.id]);
+    expect((await api<Session>('GET', `/v1/sessions/${session.id}`, { auth: alice })).body).toMatchObject({ status: 'paid', multiplePayments: { paymentCount: 1, pendingCount: 0 } });
+  });
+
   it('a 1:N session with maxPayments 3 paid by 10 buyers at once takes exactly 3', async () => {
     const session = (await createSession({ maxPayments: 3 })).body;
     const answers = await Promise.all(Array.from({ length: 10 }, () => pay(session)));

@@ -1,14 +1,11 @@
-import { createPublicKey, randomUUID, verify } from 'node:crypto';
-import http, { type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createPublicKey, verify } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { eventually } from '@platform/testkit';
 import { Client } from 'pg';
+import { WebhookReceiver, type Delivered } from './receiver';
 import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
+interface Received extends Delivered {
   answered: number;
 }
 
@@ -22,37 +19,14 @@ interface PublicEvent {
 }
 
 /** A webhook receiver on 127.0.0.1 that answers what `answer` says for each path. */
-class Receiver {
-  readonly requests: Received[] = [];
+class Receiver extends WebhookReceiver<Received> {
   answer: (path: string) => number = () => 200;
-  private readonly server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '';
-      const answered = this.answer(path);
-      this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
-      res.statusCode = answered;
-      res.end();
-    });
-  });
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  endpoint(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks/${randomUUID()}`;
-  }
-
-  at(endpoint: string): Received[] {
-    const path = new URL(endpoint).pathname;
-    return this.requests.filter((r) => r.path === path);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  protected receive(request: Delivered, res: ServerResponse): Received {
+    const answered = this.answer(request.path);
+    res.statusCode = answered;
+    res.end();
+    return { ...request, answered };
   }
 }
 
@@ -61,9 +35,13 @@ function signaturesValid(request: Received, publicKey: string): { plug: boolean;
   const key = createPublicKey(publicKey);
   const plugContent = `${String(request.headers['x-plug-date'])}\n${request.body}`;
   const plug = verify(null, Buffer.from(plugContent), key, Buffer.from(String(request.headers['x-plug-signature']), 'hex'));
-  const [scheme, signature] = String(request.headers['webhook-signature']).split(',');
+  // webhook-signature is a space-separated list (v1 HMACs, then v1a): the Ed25519 one is the v1a entry.
+  const asymmetric = String(request.headers['webhook-signature'])
+    .split(' ')
+    .map((entry) => entry.split(','))
+    .find(([scheme]) => scheme === 'v1a');
   const standardContent = `${String(request.headers['webhook-id'])}.${String(request.headers['webhook-timestamp'])}.${request.body}`;
-  const standard = scheme === 'v1a' && verify(null, Buffer.from(standardContent), key, Buffer.from(signature ?? '', 'base64'));
+  const standard = asymmetric !== undefined && verify(null, Buffer.from(standardContent), key, Buffer.from(asymmetric[1] ?? '', 'base64'));
   return { plug, standard };
 }
 
