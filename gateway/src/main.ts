@@ -1,7 +1,7 @@
 // First: tracing (when configured) instruments http, express and gRPC as they are loaded.
 import '@platform/kit/dist/tracing';
 import { SERVICES } from '@platform/catalog';
-import { createLogger, shutdownTelemetry, startMetricsServer } from '@platform/kit';
+import { createLogger, shutdownTelemetry, sleep, startMetricsServer } from '@platform/kit';
 import { createApp } from './app';
 import { createGrpcClients, type Upstream } from './clients';
 import { loadGatewayConfig } from './config';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     // Readiness false at once, the API still served for SHUTDOWN_DELAY_MS while balancers take this pod out, then the drain.
     server.notReady();
     log.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, 'not ready; draining after the delay');
-    void new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS))
+    void sleep(config.SHUTDOWN_DELAY_MS)
       .then(() => server.stop(config.SHUTDOWN_GRACE_MS))
       .then(
         async () => {

@@ -11,7 +11,7 @@ export type ServiceName = Service['name'];
 export type ClientName = Service['client'];
 /** The fully qualified gRPC service names. */
 export type GrpcServiceName = Service['grpcService'];
-/** Every secret variable of every service (CARD_ENCRYPTION_KEY, ...). */
+/** Every secret variable of every service (CARD_ENCRYPTION_KEYS, ...). */
 export type SecretName = Service['secrets'][number]['env'];
 /** The key scopes of every service's routes. */
 export type Scope = Service['scopes'][number];

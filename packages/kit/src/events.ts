@@ -11,6 +11,7 @@ import {
   type ConsumerMessages,
   type JsMsg,
   type JetStreamClient,
+  type JetStreamManager,
   type NatsConnection,
 } from 'nats';
 import type { Pool } from 'pg';
@@ -137,6 +138,7 @@ export class OutboxRelay {
   private wake?: () => void;
   private lastCleanup = 0;
   private kickTimer?: NodeJS.Timeout;
+  private readonly publishedCounter = publishedTotal();
 
   constructor(
     private readonly deps: {
@@ -211,7 +213,7 @@ export class OutboxRelay {
         );
         for (const { row, error } of refused) this.deps.log.warn({ err: error, eventId: row.id, subject: row.subject }, 'event refused by the broker; put off');
       }
-      publishedTotal().inc(published.length);
+      this.publishedCounter.inc(published.length);
       return rows.length;
     });
   }
@@ -301,11 +303,10 @@ function traceHeadersOf(msg: JsMsg): TraceCarrier | undefined {
  * A durable consumer's lag at scrape time: events in the stream it has not been given yet, and events given and not
  * yet acknowledged.
  */
-function collectConsumerLag(nc: NatsConnection, durable: string): () => void {
+function collectConsumerLag(jsm: JetStreamManager, durable: string): () => void {
   const pending = gauge({ name: 'nats_consumer_pending_messages', help: 'Events in the stream not yet delivered to the durable consumer', labelNames: ['durable'] });
   const ackPending = gauge({ name: 'nats_consumer_ack_pending_messages', help: 'Events delivered to the durable consumer and not yet acknowledged', labelNames: ['durable'] });
   return addCollector(async () => {
-    const jsm = await nc.jetstreamManager();
     const info = await jsm.consumers.info(EVENTS_STREAM, durable);
     pending.set({ durable }, info.num_pending);
     ackPending.set({ durable }, info.num_ack_pending);
@@ -344,6 +345,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
   const consumer = await js.consumers.get(EVENTS_STREAM, durable);
   let messages: ConsumerMessages | undefined;
   let stopped = false;
+  // This consumer's series, made once: an event then costs no registry lookup or label hashing.
+  const consumed = consumedTotal();
+  const counted = { applied: consumed.labels({ durable, outcome: 'applied' }), duplicate: consumed.labels({ durable, outcome: 'duplicate' }), failed: consumed.labels({ durable, outcome: 'failed' }) };
 
   /** Applies one event in a transaction of its own; answers whether it was acknowledged. */
   const applyOne = async (msg: JsMsg, event: DomainEvent): Promise<void> => {
@@ -361,9 +365,9 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
           }),
       );
       msg.ack();
-      consumedTotal().inc({ durable, outcome: applied ? 'applied' : 'duplicate' });
+      (applied ? counted.applied : counted.duplicate).inc();
     } catch (error) {
-      consumedTotal().inc({ durable, outcome: 'failed' });
+      counted.failed.inc();
       const delay = Math.min(60_000, 1000 * 2 ** Math.min(msg.info.redeliveryCount, 6));
       log.warn({ err: error, eventId: event.id, type: event.type, delay }, 'event handling failed; redelivery scheduled');
       msg.nak(delay);
@@ -396,8 +400,8 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
         }),
       );
       for (const { msg } of batch) msg.ack();
-      consumedTotal().inc({ durable, outcome: 'applied' }, applied);
-      if (applied < batch.length) consumedTotal().inc({ durable, outcome: 'duplicate' }, batch.length - applied);
+      counted.applied.inc(applied);
+      if (applied < batch.length) counted.duplicate.inc(batch.length - applied);
     } catch {
       for (const { msg, event } of batch) await applyOne(msg, event);
     }
@@ -445,7 +449,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<{ stop: (
     }
   })();
 
-  const stopCollecting = collectConsumerLag(nc, durable);
+  const stopCollecting = collectConsumerLag(jsm, durable);
   return {
     stop: async () => {
       stopCollecting();

@@ -300,16 +300,19 @@ export class JobRunner {
 
   private taskList(onRun?: (jobId: string) => void): TaskList {
     const tasks: TaskList = {};
+    const completed = completedTotal();
     for (const [kind, handler] of Object.entries(this.options.handlers)) {
+      const succeeded = completed.labels({ task: kind, outcome: 'succeeded' });
+      const failed = completed.labels({ task: kind, outcome: 'failed' });
       const task: Task = async (rawPayload, helpers) => {
         const { trace, ...job } = jobOf(rawPayload, helpers);
         onRun?.(job.id);
         let outcome: JobOutcome;
         try {
           outcome = await inSpan(`job ${kind}`, { kind: SpanKind.CONSUMER, parent: contextFrom(trace), attributes: { 'job.attempt': job.attempts } }, () => handler(job));
-          completedTotal().inc({ task: kind, outcome: 'succeeded' });
+          succeeded.inc();
         } catch (error) {
-          completedTotal().inc({ task: kind, outcome: 'failed' });
+          failed.inc();
           throw error;
         }
         if (outcome && 'rescheduleAt' in outcome) {

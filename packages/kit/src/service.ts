@@ -8,6 +8,7 @@ import { collectOutboxMetrics, connectNats, ensureEventStream, OutboxRelay } fro
 import { startGrpcServer, type RegisteredService, type RunningGrpcServer } from './grpc';
 import { collectJobMetrics, migrateJobs } from './jobs';
 import { registerInstance, startInstance } from './instance';
+import { sleep } from './time';
 import { createLogger, type Logger } from './log';
 import { startMetricsServer, type MetricsServer } from './metrics';
 import { shutdownTelemetry } from './trace';
@@ -83,7 +84,7 @@ export async function startService<S extends z.ZodObject>(
       server.notServing();
       if (config.SHUTDOWN_DELAY_MS > 0) {
         log.info({ delayMs: config.SHUTDOWN_DELAY_MS }, 'not ready; serving until the drain');
-        await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+        await sleep(config.SHUTDOWN_DELAY_MS);
       }
       log.info('draining');
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
