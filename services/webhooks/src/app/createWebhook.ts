@@ -4,7 +4,7 @@ import { requireClientId, withIdempotency, type IdempotencyCodec } from '@platfo
 import { newSigningKeyPair, newWebhookSecret, secretKeyOf, secretOfKey } from '../domain/signatures';
 import { parseNewWebhook, type NewWebhookInput, type Webhook } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
-import { toWebhookMessage, webhookCodec } from '../grpc/webhookMessages';
+import { fromWebhookMessage, toWebhookMessage } from '../grpc/webhookMessages';
 import type { KeySealer } from '../signing/keySealer';
 import type { WebhookDeps } from './deps';
 
@@ -29,8 +29,9 @@ function createdWebhookCodec(sealer: KeySealer): IdempotencyCodec<CreatedWebhook
         secret: secret === null ? undefined : sealer.sealSecret(webhook.id, secretKeyOf(secret)).toString('base64'),
       }).finish(),
     decode: (bytes) => {
-      const webhook = webhookCodec.decode(bytes);
-      const sealed = webhooks.Webhook.decode(bytes).secret;
+      const message = webhooks.Webhook.decode(bytes);
+      const webhook = fromWebhookMessage(message);
+      const sealed = message.secret;
       return { webhook, secret: sealed === undefined ? null : secretOfKey(sealer.openSecret(webhook.id, Buffer.from(sealed, 'base64'))) };
     },
   };

@@ -3,7 +3,7 @@ import { outcomeOf } from '../domain/retrySchedule';
 import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
-import { signingSecretsOf } from '../signing/webhookSecrets';
+import { openSigningSecrets } from '../signing/webhookSecrets';
 import type { WebhookDeps } from './deps';
 
 export const DELIVER_JOB = 'webhooks.deliver';
@@ -103,7 +103,7 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
   const privateKey = signingKeyOf(deps, target.webhook.id, target.webhook.sealedPrivateKey);
   const attemptedAt = deps.clock.now();
   // The secrets in force at the attempt: the replaced one of a rotation signs too until its overlap ends.
-  const secrets = await signingSecretsOf(deps, target.clientId, target.webhook.id, attemptedAt);
+  const secrets = openSigningSecrets(deps.sealer, target.webhook.id, target.webhook.secrets, attemptedAt);
   const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, secrets, at: attemptedAt });
   const result = await deps.sender.send({ endpoint: target.webhook.endpoint, headers, body: target.body });
 

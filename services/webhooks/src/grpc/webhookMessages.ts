@@ -19,7 +19,7 @@ export function toWebhookMessage(webhook: Webhook): webhooks.Webhook {
   };
 }
 
-function fromWebhookMessage(message: webhooks.Webhook): Webhook {
+export function fromWebhookMessage(message: webhooks.Webhook): Webhook {
   return {
     id: message.id,
     clientId: message.clientId,
@@ -73,11 +73,6 @@ function fromDeliveryMessage(message: webhooks.Delivery): Delivery {
 }
 
 /** The idempotency record keeps the answer as the wire message, so a replay answers what the first call did. */
-export const webhookCodec: IdempotencyCodec<Webhook> = {
-  encode: (webhook) => webhooks.Webhook.encode(toWebhookMessage(webhook)).finish(),
-  decode: (bytes) => fromWebhookMessage(webhooks.Webhook.decode(bytes)),
-};
-
 export const deliveryCodec: IdempotencyCodec<Delivery> = {
   encode: (delivery) => webhooks.Delivery.encode(toDeliveryMessage(delivery)).finish(),
   decode: (bytes) => fromDeliveryMessage(webhooks.Delivery.decode(bytes)),

@@ -1,5 +1,5 @@
 import { withTransaction, type Logger, type Pool } from '@platform/kit';
-import { newWebhookSecret, secretKeyOf, secretOfKey, signingSecretsAt } from '../domain/signatures';
+import { newWebhookSecret, secretKeyOf, secretOfKey, signingSecretsAt, type SecretSlots } from '../domain/signatures';
 import type { WebhookStore } from '../store/webhookStore';
 import type { KeySealer } from './keySealer';
 
@@ -10,10 +10,8 @@ interface SecretDeps {
 }
 
 /** The secrets ("whsec_...") an attempt at `at` is signed with, current first (see `signingSecretsAt`). */
-export async function signingSecretsOf(deps: SecretDeps, clientId: string, webhookId: string, at: Date): Promise<string[]> {
-  const slots = await deps.webhooks.secrets(deps.pool, clientId, webhookId);
-  if (!slots) return [];
-  return signingSecretsAt(slots, at).map((sealed) => secretOfKey(deps.sealer.openSecret(webhookId, sealed)));
+export function openSigningSecrets(sealer: KeySealer, webhookId: string, slots: SecretSlots<Buffer>, at: Date): string[] {
+  return signingSecretsAt(slots, at).map((sealed) => secretOfKey(sealer.openSecret(webhookId, sealed)));
 }
 
 const BACKFILL_BATCH = 500;

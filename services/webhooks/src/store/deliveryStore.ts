@@ -1,6 +1,25 @@
 import { isUuid } from '@platform/kit';
 import type { Page, Queryable } from '@platform/kit';
 import { isDeliveryStatus, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../domain/delivery';
+import type { SecretSlots } from '../domain/signatures';
+import { secretSlotsOf, type SecretsRow } from './webhookStore';
+
+/** A delivery with what an attempt needs of its webhook: where, whether active, its sealed key and secrets. */
+interface TargetRow extends SecretsRow {
+  id: string;
+  client_id: string;
+  event_id: string;
+  body: string;
+  status: string;
+  failures: number;
+  retry_after_attempts: number;
+  round: number;
+  created_at: Date;
+  webhook_id: string;
+  endpoint: string;
+  active: boolean;
+  sealed_private_key: Buffer;
+}
 
 interface DeliveryRow {
   id: string;
@@ -65,7 +84,8 @@ export interface DeliveryTarget {
   round: number;
   /** When the delivery was created (its event reached this service). */
   createdAt: Date;
-  webhook: { id: string; endpoint: string; active: boolean; sealedPrivateKey: Buffer };
+  /** The webhook, with its sealed key and sealed secrets (those in force at an attempt sign it). */
+  webhook: { id: string; endpoint: string; active: boolean; sealedPrivateKey: Buffer; secrets: SecretSlots<Buffer> };
 }
 
 export interface NewDelivery {
@@ -204,23 +224,10 @@ export function createDeliveryStore(): DeliveryStore {
 
     async findTarget(db, clientId, id) {
       if (!isUuid(id)) return null;
-      const { rows } = await db.query<{
-        id: string;
-        client_id: string;
-        event_id: string;
-        body: string;
-        status: string;
-        failures: number;
-        retry_after_attempts: number;
-        round: number;
-        created_at: Date;
-        webhook_id: string;
-        endpoint: string;
-        active: boolean;
-        sealed_private_key: Buffer;
-      }>(
+      const { rows } = await db.query<TargetRow>(
         `SELECT d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.retry_after_attempts, d.round, d.created_at,
-                w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key
+                w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key,
+                w.sealed_secret, w.sealed_previous_secret, w.previous_secret_expires_at
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.client_id = d.client_id
          WHERE d.client_id = $1 AND d.id = $2`,
         [clientId, id],
@@ -238,7 +245,13 @@ export function createDeliveryStore(): DeliveryStore {
         retryAfterAttempts: row.retry_after_attempts,
         round: row.round,
         createdAt: row.created_at,
-        webhook: { id: row.webhook_id, endpoint: row.endpoint, active: row.active, sealedPrivateKey: row.sealed_private_key },
+        webhook: {
+          id: row.webhook_id,
+          endpoint: row.endpoint,
+          active: row.active,
+          sealedPrivateKey: row.sealed_private_key,
+          secrets: secretSlotsOf(row),
+        },
       };
     },
 

@@ -30,10 +30,15 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-interface SecretsRow {
+/** A webhook's secret columns. */
+export interface SecretsRow {
   sealed_secret: Buffer | null;
   sealed_previous_secret: Buffer | null;
   previous_secret_expires_at: Date | null;
+}
+
+export function secretSlotsOf(row: SecretsRow): SecretSlots<Buffer> {
+  return { current: row.sealed_secret, previous: row.sealed_previous_secret, previousExpiresAt: row.previous_secret_expires_at };
 }
 
 /** The unique indexes are the rules; a write that breaks one becomes the conflict a client can act on. */
@@ -56,7 +61,7 @@ export interface WebhookStore {
   /** The active webhooks of these clients that listen to any of these events (or to every one), in creation order. */
   listenersOfAny(db: Queryable, clientIds: readonly string[], events: readonly string[]): Promise<Webhook[]>;
   /** The webhook's sealed secrets; null for a webhook the client does not have. */
-  secrets(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<SecretSlots<Buffer> | null>;
+  secrets(db: Queryable, clientId: string, id: string): Promise<SecretSlots<Buffer> | null>;
   /** Replaces the webhook's sealed secrets (a rotation); false for a webhook the client does not have. */
   setSecrets(tx: Queryable, clientId: string, id: string, slots: SecretSlots<Buffer>): Promise<boolean>;
   /**
@@ -152,15 +157,11 @@ export function createWebhookStore(): WebhookStore {
       return rows.map(toWebhook);
     },
 
-    async secrets(db, clientId, id, options = {}) {
+    async secrets(db, clientId, id) {
       if (!isUuid(id)) return null;
-      const { rows } = await db.query<SecretsRow>(
-        `SELECT sealed_secret, sealed_previous_secret, previous_secret_expires_at FROM webhooks
-         WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
-        [clientId, id],
-      );
+      const { rows } = await db.query<SecretsRow>(`SELECT sealed_secret, sealed_previous_secret, previous_secret_expires_at FROM webhooks WHERE client_id = $1 AND id = $2`, [clientId, id]);
       const row = rows[0];
-      return row ? { current: row.sealed_secret, previous: row.sealed_previous_secret, previousExpiresAt: row.previous_secret_expires_at } : null;
+      return row ? secretSlotsOf(row) : null;
     },
 
     async setSecrets(tx, clientId, id, slots) {
