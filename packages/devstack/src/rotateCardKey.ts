@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { serviceByName } from '@platform/catalog';
-import { startPostgres } from '@platform/testkit';
+import { postgresUrl, startPostgres } from '@platform/testkit';
 import { writeFileAtomic } from './files';
 
 /**
@@ -18,9 +18,9 @@ import { writeFileAtomic } from './files';
  * Keys are never printed, only their ids.
  */
 
-export const RING_VARIABLE = 'CARD_ENCRYPTION_KEYS';
+const RING_VARIABLE = 'CARD_ENCRYPTION_KEYS';
 /** The single card key of key files from before key rings: the ring's key k0. */
-export const LEGACY_VARIABLE = 'CARD_ENCRYPTION_KEY';
+const LEGACY_VARIABLE = 'CARD_ENCRYPTION_KEY';
 /** The id of a ring entry without one, and of the single key of earlier versions. */
 const BARE_KEY_ID = 'k0';
 
@@ -125,8 +125,7 @@ async function withPaymentsDatabase<T>(dataDir: string, use: (url: string) => Pr
   const database = serviceByName('payments')?.database ?? 'payments';
   const postgresDir = path.join(dataDir, 'postgres');
   const port = runningPostgresPort(postgresDir);
-  // The user and password startPostgres (@platform/testkit) gives the server it creates.
-  if (port) return use(`postgres://platform:platform@127.0.0.1:${port}/${database}`);
+  if (port) return use(postgresUrl(port, database));
   if (!existsSync(path.join(postgresDir, 'PG_VERSION'))) return use('');
   const server = await startPostgres({ dataDir: postgresDir });
   try {

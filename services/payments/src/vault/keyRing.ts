@@ -29,7 +29,7 @@ export function parseKeyRing(value: string, variable = 'CARD_ENCRYPTION_KEYS'): 
     const key = key32(colon < 0 ? entry : entry.slice(colon + 1).trim());
     const where = `${variable}, entry ${index + 1}`;
     if (!CONFIG_KEY_ID.test(id)) throw new Error(`${where}: the key id must be letters, digits, '.', '_' or '-' (at most 64)`);
-    if (!key) throw new Error(`${where} (${id}): the key must be 32 bytes, 64 hex or 44 base64 characters`);
+    if (!key) throw new Error(`${where}: the key must be 32 bytes, 64 hex or 44 base64 characters`);
     if (ring.some((k) => k.id === id)) throw new Error(`${where}: the key id ${id} is there twice`);
     ring.push({ id, key });
   }

@@ -3,8 +3,6 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 /** What a sealed value is for; it is bound to every layer of the value, so a card number cannot be opened as credentials. */
 export type SealPurpose = 'card-number' | 'card-cvv' | 'provider-credentials';
 
-export const SEAL_PURPOSES: readonly SealPurpose[] = ['card-number', 'card-cvv', 'provider-credentials'];
-
 /**
  * A key id as the sealed format stores it: 1 to 255 printable ASCII characters without a backslash, so an id of a
  * cloud KMS (an ARN, an alias) fits as well as `k2`. The database reads it back out of the value.

@@ -58,8 +58,8 @@ export async function checkVaultKeys(deps: KeyRotationDeps): Promise<void> {
     log.info({ sealingKeyId: vault.sealingKeyId, keyIds: vault.keyIds }, 'card vault: every stored value is sealed with the sealing key');
     return;
   }
-  const counts = Object.fromEntries(await keyStore.countByKey(pool, older));
-  log.info({ sealingKeyId: vault.sealingKeyId, onOlderKeys: counts, format1 }, 'card vault: stored values on older keys; re-wrapping them');
+  // Ids only: counting every row on older keys would cost each replica's start a scan; the job reports its progress.
+  log.info({ sealingKeyId: vault.sealingKeyId, olderKeyIds: older, format1 }, 'card vault: stored values on older keys; re-wrapping them');
   await scheduleJob(pool, {
     kind: REWRAP_SEALED_VALUES,
     runAt: deps.clock.now(),
