@@ -21,7 +21,7 @@ export class FakePayments implements PaymentsPort {
   readonly merchants = new Map<string, { clientId: string; fee: { enabled: boolean; rules: FeeRule[] } }>();
   readonly charges: payments.CreateChargeRequest[] = [];
   /** Charges by idempotency key: a key seen before answers with its charge again, as payments does. */
-  readonly byKey = new Map<string, Promise<payments.Charge>>();
+  readonly byKey = new Map<string, { request: string; made: Promise<payments.Charge> }>();
   /**
    * Runs once a charge is made, before it is answered: a test delivers its event here (the event first), or throws
    * (the answer lost on its way back although the charge was made).
@@ -43,15 +43,17 @@ export class FakePayments implements PaymentsPort {
   async createCharge(request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<payments.Charge> {
     const known = idempotencyKey ? this.byKey.get(idempotencyKey) : undefined;
     if (known) {
-      // Payments answers a retry with the first try's charge (409 while that try is still at work; here it waits).
-      await known.catch(() => undefined);
-      return known;
+      // Payments refuses the key with another request, and answers a retry with the first try's charge (409 while
+      // that try is still at work; here it waits).
+      if (known.request !== JSON.stringify(request)) throw errors.businessRule('idempotency_key_reused', 'This X-Idempotency-Key was used with a different request');
+      await known.made.catch(() => undefined);
+      return known.made;
     }
     const made = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       return this.charge(request);
     })();
-    if (idempotencyKey) this.byKey.set(idempotencyKey, made);
+    if (idempotencyKey) this.byKey.set(idempotencyKey, { request: JSON.stringify(request), made });
     const charge = await made;
     await this.afterCharge?.(charge);
     return charge;

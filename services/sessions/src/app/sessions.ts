@@ -75,7 +75,8 @@ async function load(deps: SessionDeps, db: Queryable, clientId: string, id: stri
 
 export const CREATE_SESSION_OPERATION = 'sessions.create';
 
-const sessionViewCodec = jsonCodec<SessionView>();
+/** The record keeps the session only: its public key is derived again for a replay, never stored. */
+const sessionCodec = jsonCodec<Session>();
 
 /**
  * Validates the session (before the idempotency key is claimed: a malformed request claims nothing), asks payments
@@ -88,7 +89,7 @@ export async function createSession(deps: SessionDeps, input: Omit<NewSessionInp
   const session = newSession({ ...input, clientId, id: randomUUID() }, deps.clock.now());
   const created = await withIdempotency(
     deps.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_SESSION_OPERATION, request: input, codec: sessionViewCodec },
+    { clientId, key: idempotencyKey, operation: CREATE_SESSION_OPERATION, request: input, codec: sessionCodec },
     {
       prepare: async () => {
         await checkBeforeChange(async () => {
@@ -101,17 +102,16 @@ export async function createSession(deps: SessionDeps, input: Omit<NewSessionInp
       },
       commit: async (tx) => {
         const now = session.createdAt;
-        const publicKey = sessionPublicKey(deps.keySecret, session.id);
-        await deps.store.insert(tx, session, hashPublicKey(publicKey));
+        await deps.store.insert(tx, session, hashPublicKey(sessionPublicKey(deps.keySecret, session.id)));
         await addHistory(deps, tx, session, createdEntry(session), now);
         await scheduleDueDate(tx, session);
         await emit(deps, tx, SESSION_EVENTS.created, session, now);
-        return { session, publicKey };
+        return session;
       },
     },
   );
   deps.outbox?.kick();
-  return created;
+  return view(deps, created);
 }
 
 export async function getSession(deps: SessionDeps, input: { clientId: string; id: string }): Promise<SessionView> {
@@ -335,9 +335,11 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
       `session-attempt-${attempt.id}`,
     );
   } catch (error) {
-    // No answer (the call to payments failed on its way), or another try of this attempt still at work: the charge
-    // may exist. The attempt keeps its place for its retry, its event, or the sweep.
-    if (!(error instanceof AppError) || error.kind === 'unavailable' || error.kind === 'conflict') throw error;
+    // No answer (the call to payments failed on its way), another try of this attempt still at work, or a retry with
+    // another body that payments refuses under the first try's key: the charge may exist. The attempt keeps its place
+    // for its retry, its event, or the sweep.
+    const chargeMayExist = !(error instanceof AppError) || error.kind === 'unavailable' || error.kind === 'conflict' || error.businessCode === 'idempotency_key_reused';
+    if (chargeMayExist) throw error;
     const now = deps.clock.now();
     await withTransaction(deps.pool, async (tx) => {
       const current = await load(deps, tx, clientId, session.id, true);

@@ -113,7 +113,10 @@ async function movePlace(db: Queryable, clientId: string, id: string, outcome: k
   return rows[0] ? countersOf(rows[0]) : null;
 }
 
-/** SQL for sessions, their items, charges and history. Every query is scoped by client id, but `linkOwner`. */
+/**
+ * SQL for sessions, their items, charges and history. Every query is scoped by client id, but `linkOwner` and the
+ * sweeps (`takeStaleUncounted`, `takeStalePlaces`), which answer client ids that the rest of their work is scoped by.
+ */
 export interface SessionStore {
   insert(db: Queryable, session: Session, publicKeyHash: string): Promise<void>;
   findById(db: Queryable, clientId: string, id: string, options?: { forUpdate?: boolean }): Promise<Session | null>;
@@ -269,7 +272,7 @@ export function createSessionStore(): SessionStore {
       const { rows } = await db.query<Counters & SessionRow>(
         `UPDATE sessions SET pending_count = pending_count + 1, updated_at = $3
          WHERE id = $1 AND client_id = $2 AND is_active AND status = 'created' AND (due_date IS NULL OR due_date > $3)
-           AND (max_payments = -1 OR payment_count + pending_count < COALESCE(max_payments, 1))
+           AND ${WITHIN_LIMIT}
          RETURNING max_payments, payment_count, pending_count, is_active`,
         [id, clientId, now],
       );

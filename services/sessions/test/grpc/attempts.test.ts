@@ -111,6 +111,27 @@ describe('session payment attempts', () => {
     expect((await failureOf(pay(clientId, session.id, `buyer-${randomUUID()}`))).businessCode).toBe('session_disabled');
   });
 
+  it('keeps the place when a retry with another body is refused under the first try\'s key: that charge may exist', async () => {
+    const clientId = randomUUID();
+    const session = await newSession(clientId);
+    const key = `buyer-${randomUUID()}`;
+    let made: payments.Charge | undefined;
+    running.payments.afterCharge = async (charge) => {
+      made = charge;
+      running.payments.afterCharge = undefined;
+      throw errors.unavailable('the answer was lost');
+    };
+    expect((await failureOf(pay(clientId, session.id, key))).kind).toBe('unavailable');
+    expect((await failureOf(pay(clientId, session.id, key, pix))).businessCode).toBe('idempotency_key_reused');
+    // The first try's charge may exist: its place is not given back, so no second buyer pays the 1:1 link meanwhile.
+    expect(await counts(clientId, session.id)).toEqual({ status: 'created', paymentCount: 0, pendingCount: 1, charges: 0 });
+    expect((await failureOf(pay(clientId, session.id, `buyer-${randomUUID()}`))).businessCode).toBe('session_disabled');
+    await chargeEvent(clientId, made!, 'authorized');
+    clock.advance(ATTEMPT_PLACE_TIMEOUT_MS + 1_000);
+    await releaseStalePlaces(deps);
+    expect(await counts(clientId, session.id)).toEqual({ status: 'paid', paymentCount: 1, pendingCount: 0, charges: 1 });
+  });
+
   it('makes one charge of concurrent requests with the same idempotency key', async () => {
     const clientId = randomUUID();
     const session = await newSession(clientId, { maxPayments: 5, paymentMethods: [credit] });

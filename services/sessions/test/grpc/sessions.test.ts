@@ -60,6 +60,31 @@ describe('sessions over gRPC', () => {
     expect(stored.rows[0].public_key_hash).not.toContain(session.publicKey);
   });
 
+  it('answers a create retried with the same idempotency key with the same session and key, the key never stored', async () => {
+    const clientId = randomUUID();
+    const merchantId = running.payments.addMerchant(clientId);
+    const request = {
+      clientId,
+      merchantId,
+      name: 'Blue mugs',
+      orderId: 'order-1',
+      currency: 'BRL',
+      paymentMethods: [method('credit')],
+      items: [{ name: 'Blue mug', unitPrice: 2500, quantity: 2, description: '' }],
+      splitRules: [],
+      statementDescriptor: '',
+    };
+    const key = `create-${randomUUID()}`;
+    const first = await running.client.createSession(request, { idempotencyKey: key });
+    const again = await running.client.createSession(request, { idempotencyKey: key });
+    expect(again.id).toBe(first.id);
+    expect(again.publicKey).toBe(first.publicKey);
+    const { rows } = await running.pool.query<{ response: Buffer }>('SELECT response FROM idempotency_keys WHERE client_id = $1', [clientId]);
+    expect(rows).toHaveLength(1);
+    expect(Buffer.from(rows[0]!.response).toString('utf8')).toContain(first.id);
+    expect(Buffer.from(rows[0]!.response).toString('utf8')).not.toContain(first.publicKey);
+  });
+
   it("refuses another client's merchant and Pix with a finite maximum above 1", async () => {
     const clientId = randomUUID();
     const foreignMerchant = running.payments.addMerchant(randomUUID());
