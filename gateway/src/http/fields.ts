@@ -24,6 +24,14 @@ export function amount(message = 'must be a whole number of minor units') {
     .max(AMOUNT_MAX, `must be at most ${AMOUNT_MAX}`);
 }
 
+/** An instant of a body or a query: RFC 3339 with its offset (`Z` or `±hh:mm`), read as a Date. */
+export function dateTime() {
+  return z.iso
+    .datetime({ offset: true, error: requiredOr('must be an RFC 3339 date-time') })
+    .transform((value) => new Date(value))
+    .openapi({ type: 'string', format: 'date-time' });
+}
+
 /** A whole number of a query string (page, limit), read from its text, within INTEGER. */
 export function queryInt32(message = 'must be a whole number') {
   return z.coerce.number({ error: message }).int(message).min(INT32_MIN, `must be at least ${INT32_MIN}`).max(INT32_MAX, `must be at most ${INT32_MAX}`);

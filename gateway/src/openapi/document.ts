@@ -107,11 +107,9 @@ function accessNote(access: Access): string | undefined {
   }
 }
 
-type Examples = Record<string, { summary: string; value: unknown }>;
-
-function examplesOf(examples: Record<string, Example<unknown>> | undefined): { examples: Examples } | undefined {
+function examplesOf(examples: Record<string, Example<unknown>> | undefined): { examples: Record<string, Example<unknown>> } | undefined {
   if (!examples || Object.keys(examples).length === 0) return undefined;
-  return { examples: Object.fromEntries(Object.entries(examples).map(([name, { summary, value }]) => [name, { summary, value }])) };
+  return { examples };
 }
 
 function requestBodyOf(route: RouteDefinition): NonNullable<RouteConfig['request']>['body'] {

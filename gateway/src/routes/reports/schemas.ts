@@ -1,5 +1,5 @@
 import { CHARGE_STATUSES } from '@platform/api-model';
-import { queryInt32 } from '../../http/fields';
+import { dateTime, queryInt32 } from '../../http/fields';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 import { PAYMENT_TYPES } from '../charges/schemas';
@@ -30,7 +30,7 @@ export const REPORT_FIELDS = [
   'cardLastDigits',
 ] as const;
 
-const instant = z.iso.datetime({ offset: true, error: requiredOr('must be an RFC 3339 date-time') }).transform((v) => new Date(v));
+const instant = dateTime();
 
 export const CreateReportBody = z
   .object({

@@ -1,4 +1,4 @@
-import { amount, int32 } from '../../http/fields';
+import { amount, dateTime as instant, int32 } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -9,7 +9,7 @@ const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
 const id = text(200).min(1, 'must not be empty');
 const flag = z.boolean({ error: requiredOr('must be true or false') });
-const dateTime = z.iso.datetime({ offset: true, error: requiredOr('must be an RFC 3339 date-time') }).transform((v) => new Date(v));
+const dateTime = instant();
 const maxPayments = int32()
   .refine((v) => v === -1 || (v >= 1 && v <= 99_999), 'must be -1 (unlimited) or between 1 and 99999')
   .openapi({ description: '-1 unlimited, or 1..99999; absent: the session is paid once (1:1)' });

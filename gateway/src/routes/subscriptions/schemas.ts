@@ -6,7 +6,7 @@ import {
   SUBSCRIPTION_SETTINGS_LIMITS as LIMITS,
   SUBSCRIPTION_STATUSES,
 } from '@platform/api-model';
-import { amount, commaJoined, int32 } from '../../http/fields';
+import { amount, commaJoined, dateTime as instant, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -65,11 +65,7 @@ const text = (max: number) =>
     .min(L.nameMinLength, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 const name = text(L.nameMaxLength);
-const RFC3339 = 'must be an RFC 3339 date-time';
-const dateTime = z.iso
-  .datetime({ offset: true, error: requiredOr(RFC3339) })
-  .transform((value) => new Date(value))
-  .openapi({ type: 'string', format: 'date-time', example: '2026-06-01T12:00:00.000Z' });
+const dateTime = instant().openapi({ example: '2026-06-01T12:00:00.000Z' });
 
 export const SubscriptionItemInput = z
   .object(

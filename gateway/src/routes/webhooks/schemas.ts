@@ -1,4 +1,5 @@
 import { DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@platform/api-model';
+import { dateTime } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -83,19 +84,12 @@ export const DeliverySchema = z
 
 export const DeliveryListSchema = listSchema(DeliverySchema, 'WebhookDeliveryList');
 
-const RFC3339 = 'must be an RFC 3339 date-time';
-
 export const RecoverWebhookBody = z
   .object({
-    since: z.iso
-      .datetime({ offset: true, error: requiredOr(RFC3339) })
-      .transform((value) => new Date(value))
-      .openapi({
-        type: 'string',
-        format: 'date-time',
-        description: 'The events of the webhook from this time on are delivered again: not in the future, at most 14 days back',
-        example: '2026-11-21T00:00:00.000Z',
-      }),
+    since: dateTime().openapi({
+      description: 'The events of the webhook from this time on are delivered again: not in the future, at most 14 days back',
+      example: '2026-11-21T00:00:00.000Z',
+    }),
   })
   .openapi('RecoverWebhookRequest');
 
