@@ -201,6 +201,7 @@ describe('the key ring from configuration', () => {
     ['a bad id', `k 1:${hex(k1.key)}`],
     ['a repeated id', `k1:${hex(k1.key)},k1:${hex(k2.key)}`],
     ['two keys without id', `${hex(k1.key)},${hex(k2.key)}`],
+    ['a key written before its id', `${hex(k1.key)}:k1`],
   ])('refuses %s, without repeating any key', (_what, value) => {
     let message = '';
     try {
