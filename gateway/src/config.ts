@@ -37,8 +37,10 @@ const schema = z.object({
   RATE_LIMIT_WRITES_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.writesPerSecond),
   /** Requests a client may make above its rate within any 10-second window (reads and writes each). */
   RATE_LIMIT_BURST: z.coerce.number().int().min(0).default(DEFAULT_RATE_LIMITS.burst),
-  /** Per address, for traffic without a client: public and admin routes, refused credentials. */
+  /** Per address: requests to public and admin routes, and, counted apart, refused credentials. */
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.unauthenticatedPerSecond),
+  /** Refused credentials naming one X-Client-Id, from any address. */
+  RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMITS.failedAuthPerClientIdPerSecond),
 });
 
 export type GatewayConfig = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

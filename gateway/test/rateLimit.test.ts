@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { SERVICES } from '@platform/catalog';
@@ -43,6 +44,18 @@ function gateway(config: Partial<AppConfig>) {
   });
 }
 
+/** A GET of /v1/customers sent from a given local address (any of 127.0.0.0/8 reaches the loopback listener). */
+function callFrom(port: number, localAddress: string, headers: Record<string, string>): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/v1/customers', method: 'GET', localAddress, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 describe('per-client rate limits', () => {
@@ -64,7 +77,8 @@ describe('per-client rate limits', () => {
       const body = (await res.json()) as { error?: Record<string, unknown> };
       return { status: res.status, headers: res.headers, body, ms: performance.now() - started };
     };
-    return { gw, call, get: (key: string) => call('GET', '/v1/customers', credentials(key)) };
+    const port = (server.address() as AddressInfo).port;
+    return { gw, call, port, get: (key: string) => call('GET', '/v1/customers', credentials(key)) };
   };
   const CUSTOMER = '/v1/customers/0d6c9a53-0b3e-4d36-9a39-0f2a8c5b3e11';
 
@@ -172,27 +186,48 @@ describe('per-client rate limits', () => {
     expect(without.served).toBeLessThanOrEqual(Math.ceil(without.seconds) + 1);
   });
 
-  it('bounds refused credentials per address: past the limit even good credentials wait, without settings being asked', async () => {
+  it('limits refused credentials per address, yet serves every request whose credentials are right, first ones included', async () => {
     const { gw, call } = await listen({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 5 });
-    const statuses: number[] = [];
-    for (let i = 0; i < 50 && !statuses.includes(429); i++) {
-      statuses.push((await call('GET', '/v1/customers', { 'x-client-id': NOISY, 'x-api-key': `guess-${i}` })).status);
+    const guesses: number[] = [];
+    const honest: number[] = [];
+    // Another process on the same address guesses keys; the honest client (never seen before) calls in between.
+    for (let i = 0; i < 200 && guesses.filter((s) => s === 429).length < 3; i++) {
+      guesses.push((await call('GET', '/v1/customers', { 'x-client-id': NOISY, 'x-api-key': `guess-${i}` })).status);
+      if (i % 2 === 0) honest.push((await call('GET', '/v1/customers', credentials(i % 4 === 0 ? 'sk_quiet' : 'sk_noisy'))).status);
     }
-    // Five guesses are answered (more only if a second went by meanwhile), then 429.
-    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    expect(statuses.at(-1)).toBe(429);
-    expect(new Set(statuses)).toEqual(new Set([401, 429]));
-    const asked = gw.settingsCalls.length;
-    expect(asked).toBe(statuses.length - 1);
-    const blocked = await call('GET', '/v1/customers', credentials('sk_quiet'));
-    if (blocked.status === 429) {
-      expect(blocked.body.error).toMatchObject({ code: 429, key: 'rate_limited' });
-      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(gw.settingsCalls).toHaveLength(asked);
+    // The guesses are answered 401 up to the limit, then 429; the honest requests are all served.
+    expect(guesses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(guesses).toContain(429);
+    expect(new Set(guesses)).toEqual(new Set([401, 429]));
+    expect(honest.length).toBeGreaterThan(3);
+    expect(honest).toEqual(Array(honest.length).fill(200));
+    const refusal = await call('GET', '/v1/customers', { 'x-client-id': NOISY, 'x-api-key': 'guess-last' });
+    if (refusal.status === 429) {
+      expect(refusal.body.error).toMatchObject({ code: 429, key: 'rate_limited' });
+      expect(Number(refusal.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     } else {
-      // A slow machine let the window end first: the good credentials are then simply served.
-      expect(blocked.status).toBe(200);
+      // A slow machine let the window end first: the guess is then simply refused.
+      expect(refusal.status).toBe(401);
     }
+    // Public routes have their own count per address: the guesses did not use it up.
+    expect((await call('GET', '/health')).status).toBe(200);
+    expect(gw.customersCalls.filter((c) => c.method === 'listCustomers')).toHaveLength(honest.length);
+  });
+
+  it('limits refused credentials per targeted client id from any address, without refusing that client its right key', async () => {
+    const { gw, port } = await listen({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 1000, RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND: 3 });
+    // Guesses at one client id come from three loopback addresses in turn, each far under its own limit.
+    const addresses = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
+    const guesses: number[] = [];
+    for (let i = 0; i < 100 && !guesses.includes(429); i++) {
+      guesses.push((await callFrom(port, addresses[i % 3]!, { 'x-client-id': QUIET, 'x-api-key': `guess-${i}` })).status);
+    }
+    expect(guesses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(guesses.at(-1)).toBe(429);
+    // The targeted client's own key is still served, from any of those addresses, and other client ids are unaffected.
+    for (const address of addresses) expect((await callFrom(port, address, credentials('sk_quiet'))).status).toBe(200);
+    expect((await callFrom(port, '127.0.0.2', { 'x-client-id': NOISY, 'x-api-key': 'guess-other' })).status).toBe(401);
+    expect(gw.customersCalls.filter((c) => c.method === 'listCustomers')).toHaveLength(3);
   });
 
   it('limits public and admin routes per address', async () => {
@@ -235,6 +270,7 @@ describe('per-client rate limits', () => {
       RATE_LIMIT_WRITES_PER_SECOND: 200,
       RATE_LIMIT_BURST: 1000,
       RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 50,
+      RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND: 10,
     });
     expect(
       loadGatewayConfig({ ...base, RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_READS_PER_SECOND: '7', RATE_LIMIT_WRITES_PER_SECOND: '3', RATE_LIMIT_BURST: '0' }),

@@ -6,7 +6,7 @@ import type { Access } from './auth';
 import { TransportError } from './errors';
 
 /** What RATE_LIMIT_* default to: generous for one client's real traffic (the benchmark, one client flat out, turns them off). */
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = { readsPerSecond: 500, writesPerSecond: 200, burst: 1000, unauthenticatedPerSecond: 50 };
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = { readsPerSecond: 500, writesPerSecond: 200, burst: 1000, unauthenticatedPerSecond: 50, failedAuthPerClientIdPerSecond: 10 };
 
 /** The window a client's burst allowance is counted over. */
 const BURST_WINDOW_SECONDS = 10;
@@ -19,10 +19,13 @@ export interface RateLimitSettings {
   /** Requests a client may make above its per-second rate within any 10-second window (reads and writes each). */
   burst: number;
   /**
-   * Requests per second per address without a client: public and admin routes, and refused authentications.
-   * An address over it gets 429 on every route before its credentials are checked.
+   * Per address and per second: requests to public and admin routes, and, counted apart, refused authentications.
+   * Past the second count, a refused authentication from that address answers 429 instead of 401; credentials that
+   * are right are always served (they count only against their own client's limits).
    */
   unauthenticatedPerSecond: number;
+  /** Refused authentications per second naming one X-Client-Id, from any address; past it they answer 429. */
+  failedAuthPerClientIdPerSecond: number;
 }
 
 /** The middleware a route chain gets around its guard. */
@@ -72,33 +75,51 @@ async function consume(limiter: Limiter, key: string, limit: number, res: Respon
   }
 }
 
+/** X-Client-Id as a counting key: a value longer than any client id is refused anyway, and only counts by its start. */
+const clientIdOf = (req: Request) => {
+  const value = req.get('x-client-id');
+  return value ? `client:${value.slice(0, 128).toLowerCase()}` : undefined;
+};
+
 /**
  * Per-client request limits, in this gateway process's memory: reads and writes each have their rate and burst,
- * keyed by the authenticated client id, so one client's flood never takes another's share. Traffic without a
- * client (public and admin routes, refused credentials) is limited per address, so guessing keys is bounded.
+ * keyed by the authenticated client id, so one client's flood never takes another's share. Public and admin routes
+ * are limited per address. Refused authentications are counted after the credentials are checked, per address and
+ * per X-Client-Id they named: past either limit a refusal answers 429, so guessing is slowed, while a request whose
+ * credentials are right is never refused for what other requests from its address (an ingress, say) did.
  * With several gateway replicas each enforces the limits on what it receives (see the README).
  */
 export function createRateLimits(settings: RateLimitSettings): RateLimits {
   const reads = limiter('reads', settings.readsPerSecond, settings.burst);
   const writes = limiter('writes', settings.writesPerSecond, settings.burst);
   const unauthenticated = new RateLimiterMemory({ keyPrefix: 'unauthenticated', points: settings.unauthenticatedPerSecond, duration: 1 });
+  const failuresByAddress = new RateLimiterMemory({ keyPrefix: 'failures_address', points: settings.unauthenticatedPerSecond, duration: 1 });
+  const failuresByClientId = new RateLimiterMemory({ keyPrefix: 'failures_client', points: settings.failedAuthPerClientIdPerSecond, duration: 1 });
 
-  /** An address that has spent its unauthenticated allowance is refused before settings is asked. */
-  const addressGate: RequestHandler = async (req, _res, next) => {
-    const state = await unauthenticated.get(addressOf(req));
-    if (state && state.remainingPoints <= 0) {
-      throw tooMany(state, settings.unauthenticatedPerSecond);
+  /** Counts one refused authentication; answers the 429 to throw instead of the refusal once a count is over. */
+  const countFailure = async (req: Request): Promise<TransportError | undefined> => {
+    const counts: Array<[RateLimiterMemory, string, number]> = [[failuresByAddress, addressOf(req), settings.unauthenticatedPerSecond]];
+    const clientId = clientIdOf(req);
+    if (clientId) counts.push([failuresByClientId, clientId, settings.failedAuthPerClientIdPerSecond]);
+    let over: TransportError | undefined;
+    for (const [counter, key, limit] of counts) {
+      try {
+        await counter.consume(key);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        over ??= tooMany(rejection, limit);
+      }
     }
-    next();
+    return over;
   };
-  /** The guard, with a refused authentication counted against its address; the error goes on to the envelope. */
+  /** The guard, with a refused authentication counted; over a count the refusal becomes 429, else it goes on as it is. */
   const counting =
     (guard: RequestHandler): RequestHandler =>
     async (req, res, next) => {
       try {
         await guard(req, res, next);
       } catch (error) {
-        if (error instanceof AppError && error.kind === 'unauthenticated') await unauthenticated.consume(addressOf(req)).catch(() => undefined);
+        if (error instanceof AppError && error.kind === 'unauthenticated') throw (await countFailure(req)) ?? error;
         throw error;
       }
     };
@@ -118,7 +139,7 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     around: (access, guard) => {
       if (!guard) return [perAddress];
       // Admin routes have an operator, not a client: they count per address, like public ones.
-      return [addressGate, counting(guard), access === 'admin' ? perAddress : perClient];
+      return [counting(guard), access === 'admin' ? perAddress : perClient];
     },
   };
 }
@@ -128,7 +149,8 @@ export type RateLimitKey =
   | 'RATE_LIMIT_READS_PER_SECOND'
   | 'RATE_LIMIT_WRITES_PER_SECOND'
   | 'RATE_LIMIT_BURST'
-  | 'RATE_LIMIT_UNAUTHENTICATED_PER_SECOND';
+  | 'RATE_LIMIT_UNAUTHENTICATED_PER_SECOND'
+  | 'RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND';
 
 /** The limits the configuration asks for, or none when RATE_LIMIT_ENABLED is not true. Unset numbers take the defaults. */
 export function rateLimitsOf(config: Partial<Pick<GatewayConfig, RateLimitKey>>): RateLimits | undefined {
@@ -138,5 +160,6 @@ export function rateLimitsOf(config: Partial<Pick<GatewayConfig, RateLimitKey>>)
     writesPerSecond: config.RATE_LIMIT_WRITES_PER_SECOND ?? DEFAULT_RATE_LIMITS.writesPerSecond,
     burst: config.RATE_LIMIT_BURST ?? DEFAULT_RATE_LIMITS.burst,
     unauthenticatedPerSecond: config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND ?? DEFAULT_RATE_LIMITS.unauthenticatedPerSecond,
+    failedAuthPerClientIdPerSecond: config.RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND ?? DEFAULT_RATE_LIMITS.failedAuthPerClientIdPerSecond,
   });
 }
