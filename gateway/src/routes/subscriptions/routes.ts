@@ -199,14 +199,17 @@ export function subscriptionRoutes({ settings, payments }: Clients): RouteDefini
       path: '/v1/subscriptions/{id}/sandbox/advance',
       operationId: 'advanceSandboxSubscription',
       summary: 'Sandbox: run the subscription as if the clock were at the given instant',
-      description: 'Every cycle and retry of the subscription due up to `to` runs, in order, so a test sees billing, retries and expiry without waiting.',
+      description:
+        'Every cycle and retry of the subscription due up to `to` runs, in order, so a test sees billing, retries and expiry without waiting. ' +
+        'One call bills at most 36 cycles: a `to` that would bill more is refused with 422 `advance_too_far` before anything is billed (advance in steps). ' +
+        'One advance of a subscription runs at a time: a second one meanwhile answers 409 `subscription_advance_in_progress`.',
       tags,
       resource: 'subscriptions',
       sandboxOnly: true,
       params: SubscriptionParams,
       body: AdvanceSubscriptionBody,
       response: { status: 200, description: 'The subscription after the run', schema: SubscriptionSchema },
-      errors: [422],
+      errors: [409, 422],
       handler: async ({ client, params, body, call }) =>
         toSubscriptionJson(await payments.advanceSubscription({ clientId: client.clientId, id: params.id, to: body.to }, call)),
     }),

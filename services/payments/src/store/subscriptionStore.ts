@@ -282,6 +282,24 @@ export const subscriptionStore = {
   },
 
   /** The cycles of a subscription with an attempt due by `at`, soonest first. */
+  /**
+   * Claims the subscription for one sandbox advance: true when no other advance holds it (a claim older than
+   * `staleAfterMs`, left by a process that died, is taken over). `token` is what `releaseAdvance` needs.
+   */
+  async claimAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string, staleAfterMs: number): Promise<boolean> {
+    const { rowCount } = await db.query(
+      `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (subscription_id) DO UPDATE SET token = EXCLUDED.token, started_at = EXCLUDED.started_at
+       WHERE subscription_advances.client_id = EXCLUDED.client_id AND subscription_advances.started_at < now() - make_interval(secs => $4::float8 / 1000)`,
+      [subscriptionId, clientId, token, staleAfterMs],
+    );
+    return rowCount === 1;
+  },
+
+  async releaseAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string): Promise<void> {
+    await db.query('DELETE FROM subscription_advances WHERE client_id = $1 AND subscription_id = $2 AND token = $3', [clientId, subscriptionId, token]);
+  },
+
   async dueCycles(db: Queryable, clientId: string, subscriptionId: string, at: Date): Promise<CycleRecord[]> {
     const { rows } = await db.query<CycleRow>(
       `${CYCLE_SELECT} WHERE c.client_id = $1 AND c.subscription_id = $2 AND c.next_attempt_at IS NOT NULL AND c.next_attempt_at <= $3 ORDER BY c.next_attempt_at, c.number`,

@@ -240,3 +240,39 @@ describe('subscriptions: the durable job', () => {
     }
   });
 });
+
+/** The most cycles one advance may bill, as the route's documentation states. */
+const MAX_ADVANCE_CYCLES = 36;
+
+describe('subscriptions: the bounds of one advance', () => {
+  it('refuses, with nothing billed, a `to` that would bill more cycles than one call may', async () => {
+    const s = await setup();
+    const created = await create(s, { recurrence: { interval: 'daily' } });
+    const error = await failureOf(advance(s, created.id, '9999-12-31T23:59:59.000Z'));
+    expect(error).toMatchObject({ kind: 'business_rule', businessCode: 'advance_too_far' });
+    expect(error.message).toContain(String(MAX_ADVANCE_CYCLES));
+    expect(await chargeCount(running.pool, s.clientId)).toBe(0);
+    // One cycle more than the bound is refused; exactly the bound is billed.
+    const limit = new Date(START.getTime() + (MAX_ADVANCE_CYCLES - 1) * 86_400_000);
+    expect(await failureOf(advance(s, created.id, new Date(limit.getTime() + 86_400_000).toISOString()))).toMatchObject({ businessCode: 'advance_too_far' });
+    expect((await advance(s, created.id, limit.toISOString())).cyclesBilled).toBe(MAX_ADVANCE_CYCLES);
+    expect(await chargeCount(running.pool, s.clientId)).toBe(MAX_ADVANCE_CYCLES);
+  });
+
+  it('serializes concurrent advances of one subscription: each answers the result or a conflict, and every cycle is billed once', async () => {
+    const s = await setup();
+    const created = await create(s, { recurrence: { interval: 'weekly' } });
+    const to = new Date(START.getTime() + 11 * 7 * 86_400_000);
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => advance(s, created.id, to.toISOString())));
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') continue;
+      expect(await failureOf(Promise.reject(outcome.reason as Error))).toMatchObject({ kind: 'conflict', key: 'subscription_advance_in_progress' });
+    }
+    expect(outcomes.some((o) => o.status === 'fulfilled')).toBe(true);
+    // Whatever the losers answered, one more advance finishes the work, and each cycle has one attempt and one charge.
+    const after = await advance(s, created.id, to.toISOString());
+    expect(after.cyclesBilled).toBe(12);
+    expect(summary(await cycles(s, created.id)).map((c) => [c[1], c[3]])).toEqual([...Array.from({ length: 12 }, () => ['authorized', 1]), ['scheduled', 0]]);
+    expect(await chargeCount(running.pool, s.clientId)).toBe(12);
+  });
+});

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { SUBSCRIPTION_SETTINGS_LIMITS } from '@platform/api-model';
 import { AppError, errors, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
-import { afterFailedAttempt, nextSubscriptionStatus, type RetryPolicy, type SubscriptionEvent, type SubscriptionStatus } from '../../domain/subscription';
+import { afterFailedAttempt, cycleDueAt, nextSubscriptionStatus, type Interval, type RetryPolicy, type SubscriptionEvent, type SubscriptionStatus } from '../../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
 import { subscriptionStore, type CycleRecord, type SubscriptionRecord } from '../../store/subscriptionStore';
 import { createCharge } from '../charges/createCharge';
@@ -19,6 +21,20 @@ function stepped(status: string, event: SubscriptionEvent): string {
   return nextSubscriptionStatus(status as SubscriptionStatus, event);
 }
 
+/**
+ * The cycle and its subscription, both locked, the subscription first (the order every change of a subscription and
+ * its cycles takes). The cycle is read once its subscription's lock is held, so its attempts are the committed ones:
+ * read in the statement that waited for the cycle's lock, they would be those of the statement's start, and a
+ * second runner would add an attempt the first one had just written.
+ */
+async function lockCycle(tx: Queryable, clientId: string, cycleId: string): Promise<{ cycle: CycleRecord; subscription: SubscriptionRecord } | undefined> {
+  const seen = await subscriptionStore.findCycle(tx, clientId, cycleId);
+  if (!seen) return undefined;
+  const subscription = await subscriptionStore.find(tx, clientId, seen.subscriptionId, { forUpdate: true });
+  const cycle = await subscriptionStore.findCycle(tx, clientId, cycleId, { forUpdate: true });
+  return subscription && cycle ? { cycle, subscription } : undefined;
+}
+
 type Outcome = { status: 'authorized'; chargeId: string } | { status: 'failed'; chargeId: string | null; declinedCode: string | null };
 
 /**
@@ -30,11 +46,12 @@ type Outcome = { status: 'authorized'; chargeId: string } | { status: 'failed'; 
 export async function billCycle(deps: SubscriptionDeps, input: { clientId: string; cycleId: string; attempt?: number; asOf: Date }): Promise<void> {
   const clientId = requireClientId(input.clientId);
   const prepared = await withTransaction(deps.pool, async (tx) => {
-    const cycle = isUuid(input.cycleId) ? await subscriptionStore.findCycle(tx, clientId, input.cycleId, { forUpdate: true }) : null;
-    if (!cycle || cycle.nextAttemptAt === null || cycle.nextAttemptAt.getTime() > input.asOf.getTime()) return undefined;
+    const locked = isUuid(input.cycleId) ? await lockCycle(tx, clientId, input.cycleId) : undefined;
+    if (!locked) return undefined;
+    const { cycle, subscription } = locked;
+    if (cycle.nextAttemptAt === null || cycle.nextAttemptAt.getTime() > input.asOf.getTime()) return undefined;
     const attempt = cycle.attempts.length + 1;
     if (input.attempt !== undefined && input.attempt !== attempt) return undefined;
-    const subscription = (await subscriptionStore.find(tx, clientId, cycle.subscriptionId, { forUpdate: true }))!;
     if (subscription.status === 'paused' || FINAL.has(subscription.status)) {
       // Nothing is billed while paused or after the end: the cycle is missed.
       await subscriptionStore.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: input.asOf });
@@ -50,9 +67,8 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
   const policy: RetryPolicy =
     cycle.retryDays !== null ? { retryDays: cycle.retryDays, cancelAfterAllRetries: cycle.cancelAfterAllRetries ?? false } : { retryDays: settings.retryDays, cancelAfterAllRetries: settings.cancelAfterAllRetries };
   await withTransaction(deps.pool, async (tx) => {
-    const current = (await subscriptionStore.findCycle(tx, clientId, cycle.id, { forUpdate: true }))!;
+    const { cycle: current, subscription: sub } = (await lockCycle(tx, clientId, cycle.id))!;
     if (current.attempts.length >= attempt) return;
-    const sub = (await subscriptionStore.find(tx, clientId, cycle.subscriptionId, { forUpdate: true }))!;
     const at = input.asOf;
     await subscriptionStore.insertAttempt(tx, clientId, cycle.id, {
       attempt,
@@ -150,24 +166,70 @@ async function charge(deps: SubscriptionDeps, subscription: SubscriptionRecord, 
   }
 }
 
+/** The most cycles one sandbox advance may bill: a `to` further ahead is refused, and the caller advances in steps. */
+export const MAX_ADVANCE_CYCLES = 36;
+
+/** A cycle is tried at most once and then once per step of the retry policy (at most 10 steps). */
+const MAX_ATTEMPTS_PER_CYCLE = 1 + SUBSCRIPTION_SETTINGS_LIMITS.retryPolicyMaxSteps;
+
+/** A claim on a subscription older than this was left by an advance whose process died: another may take it. */
+const ADVANCE_CLAIM_STALE_MS = 5 * 60_000;
+
+/**
+ * How many cycles an advance to `to` would bill: those from the one open now whose due date is not after `to`, as
+ * far as the subscription's cycles go. Counting stops past `limit`. None for a subscription paused or ended (its open
+ * cycle is only canceled).
+ */
+export function cyclesToBill(subscription: SubscriptionRecord, to: Date, limit: number): number {
+  if (subscription.status === 'paused' || FINAL.has(subscription.status)) return 0;
+  const first = Math.max(1, subscription.nextCycle - 1);
+  const last = subscription.cycles === null ? Number.MAX_SAFE_INTEGER : subscription.cycles;
+  let count = 0;
+  for (let number = first; number <= last && count <= limit; number += 1) {
+    if (cycleDueAt(subscription.anchor, subscription.interval as Interval, number).getTime() > to.getTime()) break;
+    count += 1;
+  }
+  return count;
+}
+
 /**
  * Sandbox: every attempt of the subscription due up to `to`, in order, each as of its own time, as if the clock had
  * moved there; cycles opened on the way are billed too when they fall before `to`. Run twice, the second run bills
- * nothing more.
+ * nothing more. One call bills at most MAX_ADVANCE_CYCLES cycles (a further `to` is refused before anything runs),
+ * and one advance of a subscription runs at a time: a second one meanwhile answers 409.
  */
 export async function advanceSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string; to: Date }): Promise<SubscriptionView> {
   const clientId = requireClientId(input.clientId);
   const { subscription } = await getSubscription(deps, { clientId, id: input.id });
-  const limit = 10_000;
-  for (let step = 0; step < limit; step += 1) {
-    const [due] = await subscriptionStore.dueCycles(deps.pool, clientId, subscription.id, input.to);
-    if (!due) break;
-    const before = `${due.id}:${due.attempts.length}:${due.status}`;
-    await billCycle(deps, { clientId, cycleId: due.id, asOf: due.nextAttemptAt! });
-    const after = await subscriptionStore.findCycle(deps.pool, clientId, due.id);
-    if (after && `${after.id}:${after.attempts.length}:${after.status}` === before) {
-      throw errors.conflict('A cycle of this subscription is being billed right now; try again in a moment', 'cycle_in_progress');
+  if (Number.isNaN(input.to.getTime())) throw errors.validation('to must be an RFC 3339 date-time', [{ field: 'to', message: 'must be an RFC 3339 date-time' }]);
+  const token = randomUUID();
+  if (!(await subscriptionStore.claimAdvance(deps.pool, clientId, subscription.id, token, ADVANCE_CLAIM_STALE_MS))) {
+    throw errors.conflict(`An advance of subscription ${subscription.id} is running; try again when it has finished`, 'subscription_advance_in_progress');
+  }
+  try {
+    // Counted under the claim, on the subscription as it is now (an advance that just finished moved it on).
+    const { subscription: current } = await getSubscription(deps, { clientId, id: subscription.id });
+    const cycles = cyclesToBill(current, input.to, MAX_ADVANCE_CYCLES);
+    if (cycles > MAX_ADVANCE_CYCLES) {
+      throw errors.businessRule(
+        'advance_too_far',
+        `An advance bills at most ${MAX_ADVANCE_CYCLES} cycles; this one would bill more. Advance to an earlier \`to\` in steps`,
+      );
     }
+    for (let step = 0; step < cycles * MAX_ATTEMPTS_PER_CYCLE; step += 1) {
+      const [due] = await subscriptionStore.dueCycles(deps.pool, clientId, subscription.id, input.to);
+      if (!due) break;
+      const before = `${due.id}:${due.attempts.length}:${due.status}`;
+      await billCycle(deps, { clientId, cycleId: due.id, asOf: due.nextAttemptAt! });
+      const after = await subscriptionStore.findCycle(deps.pool, clientId, due.id);
+      if (after && `${after.id}:${after.attempts.length}:${after.status}` === before) {
+        throw errors.conflict('A cycle of this subscription is being billed right now; try again in a moment', 'cycle_in_progress');
+      }
+    }
+  } finally {
+    await subscriptionStore.releaseAdvance(deps.pool, clientId, subscription.id, token).catch((err: unknown) => {
+      deps.log.warn({ err, subscriptionId: subscription.id }, 'an advance could not release its claim; it lapses by itself');
+    });
   }
   return getSubscription(deps, { clientId, id: subscription.id });
 }
