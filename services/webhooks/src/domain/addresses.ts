@@ -44,10 +44,18 @@ const IPV6_BLOCKED: Range[] = [
   v6('ff00::/8', 'multicast'),
   // Deprecated IPv4-compatible addresses (::a.b.c.d): nothing public lives there.
   v6('::/96', 'IPv4-compatible'),
+  // Deprecated site-local addresses: a private network by another name.
+  v6('fec0::/10', 'site-local'),
+  // Translation and tunnel prefixes: a gateway on the way turns them into an IPv4 address (or another host) that the
+  // check never saw, possibly one of the platform's own network. Refused whatever address they carry.
+  v6('64:ff9b::/96', 'NAT64'),
+  v6('64:ff9b:1::/48', 'NAT64 local-use'),
+  v6('2002::/16', '6to4'),
+  v6('2001::/32', 'Teredo'),
 ];
 
-/** IPv6 prefixes that carry an IPv4 address in their last 32 bits: the IPv4 address is what gets reached. */
-const IPV4_EMBEDDING: Range[] = [v6('::ffff:0:0/96', 'IPv4-mapped'), v6('64:ff9b::/96', 'NAT64')];
+/** IPv6 addresses that are an IPv4 address seen through an IPv6 socket: the IPv4 address is what gets reached. */
+const IPV4_EMBEDDING: Range[] = [v6('::ffff:0:0/96', 'IPv4-mapped')];
 
 export function parseIPv4(text: string): number[] | null {
   const parts = text.split('.');

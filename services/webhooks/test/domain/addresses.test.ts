@@ -34,12 +34,28 @@ describe('blockedReason (addresses a delivery may not reach)', () => {
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
     ['::FFFF:169.254.169.254', 'IPv4-mapped cloud metadata'],
     ['0:0:0:0:0:ffff:c0a8:0101', 'IPv4-mapped private'],
-    ['64:ff9b::192.168.0.1', 'NAT64 private'],
   ])('looks through IPv4 embedded in IPv6: %s', (address, reason) => {
     expect(blockedReason(address)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '192.169.0.1', '169.255.0.1', '11.0.0.1', '2606:4700:4700::1111', '2001:db8::1', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8'])(
+  it.each([
+    ['64:ff9b::192.168.0.1', 'NAT64'],
+    ['64:ff9b::8.8.8.8', 'NAT64'],
+    ['64:ff9b::7f00:1', 'NAT64'],
+    ['64:ff9b:1::a00:1', 'NAT64 local-use'],
+    ['64:ff9b:1:ffff::1', 'NAT64 local-use'],
+    ['2002:7f00:1::1', '6to4'],
+    ['2002:c0a8:101::1', '6to4'],
+    ['2002:808:808::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['2001::1', 'Teredo'],
+    ['fec0::1', 'site-local'],
+    ['feff:ffff::1', 'site-local'],
+  ])('refuses the translation and tunnel prefix %s (%s), whatever address it carries', (address, reason) => {
+    expect(blockedReason(address)).toBe(reason);
+  });
+
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '172.15.255.255', '100.128.0.1', '192.169.0.1', '169.255.0.1', '11.0.0.1', '2606:4700:4700::1111', '2001:db8::1', '2001:1::1', '2003::1', '64:ff9c::1', '::ffff:8.8.8.8'])(
     'lets the public address %s through',
     (address) => {
       expect(blockedReason(address)).toBeNull();
