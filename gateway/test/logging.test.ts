@@ -1,6 +1,6 @@
 import { AppError, createLogger } from '@platform/kit';
 import request from 'supertest';
-import { auth, buildGateway, CLIENT_ID, SECRET_KEY, type CapturedLogger } from './helpers';
+import { auth, buildGateway, CLIENT_ID, sampleCustomer, SECRET_KEY, type CapturedLogger } from './helpers';
 
 /** The gateway's own logger (the kit's, as main.ts makes it), keeping its lines. */
 function kitLogger(): CapturedLogger {
@@ -33,6 +33,39 @@ describe('access log', () => {
     const all = JSON.stringify(gw.lines);
     expect(all).not.toContain(SECRET_KEY);
     expect(all).not.toContain('ana@example.com');
+  });
+
+  it('redacts key-shaped values a caller put in the path, X-Client-Id, X-Idempotency-Key, X-Request-Id or any other header', async () => {
+    const gw = buildGateway({ customers: { listCustomers: async () => emptyPage, getCustomer: async () => sampleCustomer() } });
+    const liveKey = `sk_live_${'Ab3_x-Z9'.repeat(5)}abc`;
+    const publicKey = `pk_sandbox_${'Qw7-Er5_'.repeat(5)}xyz`;
+    const webhookSecret = `whsec_${'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0'}`;
+    const sessionKey = `sk_session_${'Zz9Yy8Xx7'.repeat(4)}`;
+    const randomToken = 'q8W2e9R4t7Y1u6I3o0P5a2S8d4F7g1H9';
+    await request(gw.app).get(`/v1/customers/${liveKey}`).set(auth()).set('X-Request-Id', 'req-redact-1');
+    await request(gw.app).get('/v1/customers').set({ 'X-Client-Id': publicKey, 'X-Api-Key': SECRET_KEY, 'X-Request-Id': 'req-redact-2' });
+    await request(gw.app)
+      .post('/v1/customers')
+      .set(auth())
+      .set({ 'X-Idempotency-Key': webhookSecret, 'X-Request-Id': 'req-redact-3', 'X-Merchant-Id': sessionKey, 'X-Other': `Bearer ${randomToken}` })
+      .send({});
+    await request(gw.app).get(`/v1/customers/${sessionKey}`).set(auth()).set('X-Request-Id', liveKey);
+    const all = JSON.stringify(gw.lines);
+    for (const secret of [liveKey, publicKey, webhookSecret, sessionKey, randomToken]) expect(all).not.toContain(secret);
+    // What the secret was is still readable, and ids, request ids and the rest of the line are kept as they were.
+    const first = gw.lines.find((l) => l.requestId === 'req-redact-1');
+    expect(first?.msg).toMatch(/^GET \/v1\/customers\/sk_live_\[REDACTED\] \d{3}$/);
+    expect((first!.req as { path: string }).path).toBe('/v1/customers/sk_live_[REDACTED]');
+    expect((first!.req as { headers: Record<string, string> }).headers['x-client-id']).toBe(CLIENT_ID);
+    const second = gw.lines.find((l) => l.requestId === 'req-redact-2');
+    expect((second!.req as { headers: Record<string, string> }).headers['x-client-id']).toBe('pk_sandbox_[REDACTED]');
+    const third = (gw.lines.find((l) => l.requestId === 'req-redact-3')!.req as { headers: Record<string, string> }).headers;
+    expect(third['x-idempotency-key']).toBe('whsec_[REDACTED]');
+    expect(third['x-merchant-id']).toBe('sk_session_[REDACTED]');
+    expect(third['x-other']).toBe('Bearer [REDACTED]');
+    // A key given as X-Request-Id is not kept as the request id (every later line would carry it).
+    const fourth = gw.lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('GET /v1/customers/sk_session_[REDACTED]'));
+    expect(fourth?.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('never logs request bodies', async () => {

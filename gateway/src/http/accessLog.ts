@@ -3,12 +3,15 @@ import type { Logger } from '@platform/kit';
 import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import './context';
+import { redactSecrets } from './redact';
 
 /** Longest path or header value a log line carries; the caller decides how long they are, not how long our lines are. */
 export const LOGGED_VALUE_MAX = 256;
 
+/** A value as a line carries it: key-shaped values redacted (a caller may paste a key anywhere), then cut to size. */
 function truncated(value: string): string {
-  return value.length > LOGGED_VALUE_MAX ? `${value.slice(0, LOGGED_VALUE_MAX)}…[${value.length - LOGGED_VALUE_MAX} more]` : value;
+  const redacted = redactSecrets(value);
+  return redacted.length > LOGGED_VALUE_MAX ? `${redacted.slice(0, LOGGED_VALUE_MAX)}…[${redacted.length - LOGGED_VALUE_MAX} more]` : redacted;
 }
 
 function pathOf(url: string | undefined): string {
