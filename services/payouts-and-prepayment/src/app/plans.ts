@@ -6,7 +6,7 @@ import {
   DEFAULT_PREPAYMENT_MONTHLY_RATE,
   DEFAULT_SETTLEMENT_DAYS,
   parseMonthlyRate,
-  parsePlanFees,
+  parsePlanFeeTable,
   parsePlanName,
   parseSettlementDays,
   type PaymentType,
@@ -76,7 +76,7 @@ export async function createPlan(deps: PayoutsDeps, input: { clientId: string } 
     clientId,
     name: parsePlanName(input.name ?? ''),
     isDefault: input.isDefault === true,
-    fees: input.fees && input.fees.length > 0 ? parsePlanFees(input.fees) : DEFAULT_FEES.map((f) => ({ ...f })),
+    fees: input.fees && input.fees.length > 0 ? parsePlanFeeTable(input.fees) : DEFAULT_FEES.map((f) => ({ ...f })),
     settlementDays: parseSettlementDays(input.settlementDays ?? {}, DEFAULT_SETTLEMENT_DAYS),
     prepaymentMonthlyRate: parseMonthlyRate(input.prepaymentMonthlyRate ?? DEFAULT_PREPAYMENT_MONTHLY_RATE),
     createdAt: now,
@@ -115,7 +115,7 @@ export async function updatePlan(deps: PayoutsDeps, input: { clientId: string; i
   }
   return withTransaction(deps.pool, async (tx) => {
     const plan = await load(tx, clientId, input.id, true);
-    const fees: PlanFee[] = input.replaceFees ? parsePlanFees(input.fees ?? []) : plan.fees;
+    const fees: PlanFee[] = input.replaceFees ? parsePlanFeeTable(input.fees ?? []) : plan.fees;
     const next: Plan = {
       ...plan,
       name: input.name === undefined ? plan.name : parsePlanName(input.name),

@@ -41,6 +41,8 @@ const DEFAULT_FEE_RULES: PlanFee[] = [
   { paymentType: 'credit', installmentsFrom: 1, installmentsTo: 1, percentage: 299, fixedAmount: 0 },
   { paymentType: 'credit', installmentsFrom: 2, installmentsTo: 6, percentage: 349, fixedAmount: 0 },
   { paymentType: 'credit', installmentsFrom: 7, installmentsTo: 12, percentage: 399, fixedAmount: 0 },
+  { paymentType: 'credit', installmentsFrom: 13, installmentsTo: 18, percentage: 449, fixedAmount: 0 },
+  { paymentType: 'credit', installmentsFrom: 19, installmentsTo: 24, percentage: 499, fixedAmount: 0 },
   { paymentType: 'debit', installmentsFrom: 1, installmentsTo: 1, percentage: 199, fixedAmount: 0 },
   { paymentType: 'pix', installmentsFrom: 1, installmentsTo: 1, percentage: 99, fixedAmount: 0 },
   { paymentType: 'boleto', installmentsFrom: 1, installmentsTo: 1, percentage: 0, fixedAmount: 349 },
@@ -54,7 +56,13 @@ export const DEFAULT_FEES: PlanFee[] = Object.freeze(DEFAULT_FEE_RULES.map((f) =
 export const DEFAULT_PREPAYMENT_MONTHLY_RATE = 199;
 export const DEFAULT_PLAN_NAME = 'Default';
 
+/** The most installments a charge accepts (the payments service's limit): a plan covers credit from 1 up to it. */
 export const MAX_INSTALLMENTS = 24;
+
+/** The installment counts a plan must price, by payment type: credit 1..24; the others are paid at once. */
+export function installmentsAccepted(paymentType: PaymentType): number {
+  return paymentType === 'credit' ? MAX_INSTALLMENTS : 1;
+}
 export const MAX_BASIS_POINTS = 10_000;
 export const MAX_FIXED_AMOUNT = 1_000_000_00;
 export const MAX_SETTLEMENT_DAYS = 365;
@@ -132,6 +140,56 @@ export function parsePlanFees(fees: unknown[], field = 'fees'): PlanFee[] {
   return parsed.map((p) => p.fee);
 }
 
+/** A run of installment counts of a payment type that no fee of a plan covers. */
+export interface FeeGap {
+  paymentType: PaymentType;
+  installmentsFrom: number;
+  installmentsTo: number;
+}
+
+/**
+ * What a fee table leaves uncovered: for each payment type (in PAYMENT_TYPES order), the runs of installment counts
+ * the platform accepts (installmentsAccepted) that no rule covers, ascending.
+ */
+export function planFeeGaps(fees: readonly PlanFee[]): FeeGap[] {
+  const gaps: FeeGap[] = [];
+  for (const paymentType of PAYMENT_TYPES) {
+    let open: FeeGap | undefined;
+    for (let n = 1; n <= installmentsAccepted(paymentType); n += 1) {
+      const covered = fees.some((f) => f.paymentType === paymentType && f.installmentsFrom <= n && n <= f.installmentsTo);
+      if (covered) {
+        open = undefined;
+      } else if (open) {
+        open.installmentsTo = n;
+      } else {
+        open = { paymentType, installmentsFrom: n, installmentsTo: n };
+        gaps.push(open);
+      }
+    }
+  }
+  return gaps;
+}
+
+function describeCount(from: number, to: number): string {
+  if (from !== to) return `${from} to ${to} installments`;
+  return from === 1 ? '1 installment' : `${from} installments`;
+}
+
+/**
+ * A plan's whole fee table: each rule as parsePlanFees checks it, and together they price every installment count the
+ * platform accepts (a charge no rule covered would settle with no fee). One validation error, a detail per gap:
+ * `{field: 'fees', message: 'no fee covers credit in 13 to 24 installments'}`.
+ */
+export function parsePlanFeeTable(fees: unknown[], field = 'fees'): PlanFee[] {
+  const parsed = parsePlanFees(fees, field);
+  const gaps = planFeeGaps(parsed);
+  if (gaps.length > 0) {
+    const details = gaps.map((g) => ({ field, message: `no fee covers ${g.paymentType} in ${describeCount(g.installmentsFrom, g.installmentsTo)}` }));
+    throw errors.validation(`The ${field} leave installment counts without a fee: ${details.map((d) => d.message.replace('no fee covers ', '')).join('; ')}`, details);
+  }
+  return parsed;
+}
+
 /** The settlement days of a plan: `base` with each given value replaced; each an integer 0..365. */
 export function parseSettlementDays(
   input: Partial<Record<PaymentType, number | undefined>>,
@@ -181,15 +239,17 @@ export function feeRuleFor(plan: Pick<Plan, 'fees'>, paymentType: PaymentType, i
 }
 
 /**
- * The fee on `gross`: floor(gross × percentage / 10000) + fixedAmount of the matching rule, 0 without a rule, and
- * never more than the gross itself (a receiver never owes a fee beyond what it receives).
+ * The fee on `gross`: floor(gross × percentage / 10000) + fixedAmount of the matching rule, never more than the gross
+ * itself (a receiver never owes a fee beyond what it receives). A plan without a rule for the payment type and
+ * installments is an error, never a fee of 0: plans are refused with a gap (parsePlanFeeTable) and stored ones were
+ * completed by migration 002, so this only fails loudly on a broken plan.
  *
  * feeFor(default plan, 'credit', 3, 7000) = floor(7000 × 349 / 10000) = 244
  */
 export function feeFor(plan: Pick<Plan, 'fees'>, paymentType: PaymentType, installments: number, gross: number): number {
   if (!Number.isSafeInteger(gross) || gross < 0) throw new Error(`gross must be a non-negative integer, got ${gross}`);
   const rule = feeRuleFor(plan, paymentType, installments);
-  if (!rule) return 0;
+  if (!rule) throw new Error(`no fee of the plan covers ${paymentType} in ${describeCount(installments, installments)}`);
   const fee = Number((BigInt(gross) * BigInt(rule.percentage)) / BigInt(MAX_BASIS_POINTS)) + rule.fixedAmount;
   return Math.min(fee, gross);
 }

@@ -27,6 +27,8 @@ describe('the default plan', () => {
       ['credit', 1, 1, 299, 0],
       ['credit', 2, 6, 349, 0],
       ['credit', 7, 12, 399, 0],
+      ['credit', 13, 18, 449, 0],
+      ['credit', 19, 24, 499, 0],
       ['debit', 1, 1, 199, 0],
       ['pix', 1, 1, 99, 0],
       ['boleto', 1, 1, 0, 349],
@@ -117,7 +119,9 @@ describe('fees of a plan', () => {
     expect(feeRuleFor(defaultPlan, 'credit', 6)?.percentage).toBe(349);
     expect(feeRuleFor(defaultPlan, 'credit', 7)?.percentage).toBe(399);
     expect(feeRuleFor(defaultPlan, 'credit', 12)?.percentage).toBe(399);
-    expect(feeRuleFor(defaultPlan, 'credit', 13)).toBeUndefined();
+    expect(feeRuleFor(defaultPlan, 'credit', 13)?.percentage).toBe(449);
+    expect(feeRuleFor(defaultPlan, 'credit', 24)?.percentage).toBe(499);
+    expect(feeRuleFor(defaultPlan, 'credit', 25)).toBeUndefined();
     expect(feeRuleFor(defaultPlan, 'boleto', 1)?.fixedAmount).toBe(349);
     expect(feeRuleFor({ fees: [] }, 'pix', 1)).toBeUndefined();
   });
@@ -132,7 +136,8 @@ describe('fees of a plan', () => {
     expect(feeFor(defaultPlan, 'boleto', 1, 10000)).toBe(349);
     expect(feeFor(defaultPlan, 'boleto', 1, 300)).toBe(300); // the fixed 349 is capped at the gross
     expect(feeFor(defaultPlan, 'voucher', 1, 0)).toBe(0);
-    expect(feeFor(defaultPlan, 'credit', 13, 10000)).toBe(0); // no rule
+    expect(feeFor(defaultPlan, 'credit', 13, 10000)).toBe(449);
+    expect(() => feeFor(defaultPlan, 'credit', 25, 10000)).toThrow('no fee of the plan covers credit in 25 installments'); // no rule: never 0
     expect(feeFor({ fees: [{ paymentType: 'pix', installmentsFrom: 1, installmentsTo: 1, percentage: 150, fixedAmount: 25 }] }, 'pix', 1, 1000)).toBe(40);
   });
 

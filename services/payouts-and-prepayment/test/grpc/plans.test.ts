@@ -19,6 +19,9 @@ const fee = (paymentType: string, installmentsFrom: number, installmentsTo: numb
   fixedAmount,
 });
 
+/** Debit, Pix, boleto and voucher at one installment: with a credit table of 1 to 24, a whole plan. */
+const singles = [fee('debit', 1, 1, 199), fee('pix', 1, 1, 50, 10), fee('boleto', 1, 1, 0, 349), fee('voucher', 1, 1, 499)];
+
 async function defaults(clientId: string): Promise<number> {
   const { rows } = await running.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM plans WHERE client_id = $1 AND is_default', [clientId]);
   return rows[0]!.n;
@@ -34,7 +37,7 @@ describe('plans', () => {
       clientId,
       name: 'Premium',
       isDefault: true,
-      fees: [fee('credit', 1, 12, 250), fee('pix', 1, 1, 50, 10)],
+      fees: [fee('credit', 1, 24, 250), ...singles],
       settlementDays: { credit: 15 },
       prepaymentMonthlyRate: 150,
     });
@@ -55,14 +58,14 @@ describe('plans', () => {
 
   it('changes fees, days and rate in part, and refuses overlapping fees, bad days and a plan of another client', async () => {
     const clientId = randomUUID();
-    const plan = await running.client.createPlan({ clientId, name: 'Growth', fees: [fee('credit', 1, 6, 300)] });
-    const changed = await running.client.updatePlan({ clientId, id: plan.id, replaceFees: true, fees: [fee('credit', 1, 1, 280), fee('credit', 2, 12, 330)], settlementDays: { debit: 2 } });
-    expect(changed.fees.map((f) => [f.installmentsFrom, f.installmentsTo, f.percentage])).toEqual([
+    const plan = await running.client.createPlan({ clientId, name: 'Growth', fees: [fee('credit', 1, 24, 300), ...singles] });
+    const changed = await running.client.updatePlan({ clientId, id: plan.id, replaceFees: true, fees: [fee('credit', 1, 1, 280), fee('credit', 2, 24, 330), ...singles], settlementDays: { debit: 2 } });
+    expect(changed.fees.filter((f) => f.paymentType === 'credit').map((f) => [f.installmentsFrom, f.installmentsTo, f.percentage])).toEqual([
       [1, 1, 280],
-      [2, 12, 330],
+      [2, 24, 330],
     ]);
     expect(changed.settlementDays).toMatchObject({ credit: 30, debit: 2 });
-    const overlapping = await failureOf(running.client.updatePlan({ clientId, id: plan.id, replaceFees: true, fees: [fee('credit', 1, 6, 300), fee('credit', 6, 12, 300)] }));
+    const overlapping = await failureOf(running.client.updatePlan({ clientId, id: plan.id, replaceFees: true, fees: [fee('credit', 1, 6, 300), fee('credit', 6, 24, 300), ...singles] }));
     expect(overlapping).toMatchObject({ kind: 'validation' });
     const badDays = await failureOf(running.client.createPlan({ clientId, name: 'Bad', fees: [], settlementDays: { credit: 400 } }));
     expect(badDays.details?.map((d) => d.field)).toEqual(['settlementDays.credit']);
