@@ -95,12 +95,15 @@ export function customerRoutes({ customers }: { customers: CustomersClient }): R
       path: '/v1/customers/{id}/cards',
       operationId: 'linkCustomerCard',
       summary: "Link a saved card to a customer",
-      description: "The card must be one of the caller's saved cards; linking the same card again changes nothing.",
+      description:
+        "The card must be one of the caller's saved cards; linking the same card again changes nothing. A card belongs to one customer at a time: " +
+        'a card already linked to another customer is refused with 422 `card_linked_to_another_customer`.',
       tags,
       resource: 'customers',
       params: CustomerParams,
       body: AddCustomerCardBody,
       response: { status: 204, description: 'Linked' },
+      errors: [422],
       handler: async ({ client, params, body, call }) => {
         await customers.addCustomerCard({ clientId: client.clientId, customerId: params.id, cardId: body.cardId }, call);
       },

@@ -5,22 +5,30 @@ export interface CustomerCardLink {
   linkedAt: Date;
 }
 
-/** Links between customers and the saved cards of the payments vault; scoped by client like every query. */
+/** What linking a card did: linked it, found it linked to that customer already, or found it another customer's. */
+export type LinkOutcome = 'linked' | 'already_linked' | 'linked_elsewhere';
+
+/**
+ * Links between customers and the saved cards of the payments vault; scoped by client like every query. A card has
+ * one customer at a time (a unique index on client and card).
+ */
 export interface CustomerCardStore {
-  /** Returns false when the link already existed. */
-  link(tx: Queryable, clientId: string, customerId: string, cardId: string, at: Date): Promise<boolean>;
+  link(tx: Queryable, clientId: string, customerId: string, cardId: string, at: Date): Promise<LinkOutcome>;
   list(db: Queryable, clientId: string, customerId: string, page: Page): Promise<{ items: CustomerCardLink[]; totalItems: number }>;
 }
 
 export function createCustomerCardStore(): CustomerCardStore {
   return {
     async link(tx, clientId, customerId, cardId, at) {
+      // A link of the card being written by another transaction makes this insert wait for it; once it commits, the
+      // insert does nothing and the read below (a statement of its own) sees that link.
       const result = await tx.query(
-        `INSERT INTO customer_cards (client_id, customer_id, card_id, created_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (client_id, customer_id, card_id) DO NOTHING`,
+        `INSERT INTO customer_cards (client_id, customer_id, card_id, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
         [clientId, customerId, cardId, at],
       );
-      return (result.rowCount ?? 0) > 0;
+      if ((result.rowCount ?? 0) > 0) return 'linked';
+      const { rows } = await tx.query<{ customer_id: string }>('SELECT customer_id FROM customer_cards WHERE client_id = $1 AND card_id = $2', [clientId, cardId]);
+      return rows[0]?.customer_id === customerId ? 'already_linked' : 'linked_elsewhere';
     },
     async list(db, clientId, customerId, page) {
       const { rows } = await db.query<{ card_id: string; created_at: Date; total: string }>(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@platform/kit';
 import type { CardDirectory, CardSummary } from '../../src/app/cardDirectory';
-import { customerRequest, startCustomers, type RunningCustomers } from '../support/service';
+import { customerRequest, failureOf, startCustomers, type RunningCustomers } from '../support/service';
 
 /** Stands in for payments: cards belong to clients; assignments are recorded. */
 function fakeCards() {
@@ -71,6 +71,33 @@ describe('AddCustomerCard and ListCustomerCards', () => {
     await expect(svc.client.addCustomerCard({ clientId, customerId: customer.id, cardId: 'not-a-uuid' })).rejects.toMatchObject({ kind: 'not_found' });
     const links = await svc.pool.query('SELECT count(*)::int AS n FROM customer_cards WHERE customer_id = $1', [customer.id]);
     expect(links.rows[0].n).toBe(0);
+  });
+
+  it("refuses to link a card that is another customer's, and the card stays with its customer", async () => {
+    const owner = await svc.client.createCustomer(customerRequest(clientId));
+    const other = await svc.client.createCustomer(customerRequest(clientId));
+    const card = cards.add(clientId, '7777');
+    await svc.client.addCustomerCard({ clientId, customerId: owner.id, cardId: card });
+    const refused = await failureOf(svc.client.addCustomerCard({ clientId, customerId: other.id, cardId: card }));
+    expect(refused).toMatchObject({ kind: 'business_rule', businessCode: 'card_linked_to_another_customer' });
+    expect(refused.message).not.toContain(owner.id);
+    expect(cards.assigned.filter((a) => a.cardId === card).map((a) => a.customerId)).toEqual([owner.id]);
+    expect((await svc.client.listCustomerCards({ clientId, customerId: other.id })).items).toEqual([]);
+    expect((await svc.client.listCustomerCards({ clientId, customerId: owner.id })).items.map((c) => c.id)).toEqual([card]);
+    // Linking it again to its own customer still changes nothing.
+    await svc.client.addCustomerCard({ clientId, customerId: owner.id, cardId: card });
+  });
+
+  it('links a card to one customer only when two links of it race', async () => {
+    const customers = await Promise.all(Array.from({ length: 4 }, () => svc.client.createCustomer(customerRequest(clientId))));
+    const card = cards.add(clientId);
+    const outcomes = await Promise.allSettled(customers.map((c) => svc.client.addCustomerCard({ clientId, customerId: c.id, cardId: card })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ kind: 'business_rule', businessCode: 'card_linked_to_another_customer' });
+    }
+    const links = await svc.pool.query('SELECT customer_id FROM customer_cards WHERE client_id = $1 AND card_id = $2', [clientId, card]);
+    expect(links.rows).toHaveLength(1);
   });
 
   it('leaves no link when payments cannot record the owner', async () => {

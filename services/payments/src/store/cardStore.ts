@@ -60,6 +60,10 @@ export interface CardStore {
   /** The card with its sealed number, for an authorization. */
   findSealed(db: Queryable, clientId: string, id: string): Promise<{ card: SavedCard; panSealed: Buffer } | null>;
   list(db: Queryable, clientId: string, filters: CardFilters, page: Page): Promise<CardPage>;
+  /**
+   * Gives the card to the customer; null when the card is not the client's or is another customer's (a card has one
+   * customer at a time: of two assignments racing, the second finds the first's customer and changes nothing).
+   */
   assignCustomer(tx: Queryable, clientId: string, id: string, customerId: string, at: Date): Promise<SavedCard | null>;
 }
 
@@ -138,7 +142,8 @@ export function createCardStore(): CardStore {
     async assignCustomer(tx, clientId, id, customerId, at) {
       if (!isUuid(id)) return null;
       const { rows } = await tx.query<CardRow>(
-        `UPDATE cards SET customer_id = $3, updated_at = $4 WHERE client_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        `UPDATE cards SET customer_id = $3, updated_at = $4
+         WHERE client_id = $1 AND id = $2 AND (customer_id IS NULL OR customer_id = $3) RETURNING ${COLUMNS}`,
         [clientId, id, customerId, at],
       );
       return rows[0] ? toCard(rows[0]) : null;
