@@ -3,7 +3,7 @@ import { scheduleJob, type Queryable } from '@platform/kit';
 import { capturePosting, refundPosting } from '../domain/ledger';
 import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
-import { planRefund, type OpenReceivable } from '../domain/refunds';
+import { applyOffsets, planRefund, refundParts, type OpenReceivable, type RefundOffset, type RefundPart, type RefundRequest } from '../domain/refunds';
 import { batchStore } from '../store/batchStore';
 import { ledgerStore, type Receivable } from '../store/ledgerStore';
 import { sellerStore } from '../store/planStore';
@@ -20,6 +20,37 @@ export interface ChargeEventData {
   providerType: string | null;
   paymentMethod: { paymentType: string; installments?: number | null } | null;
   splitRules?: Array<{ sellerId: string; percentage?: number | null; amount?: number | null }> | null;
+  /** The charge's requests; its successful refunds, with their own split rules, say how each refund is shared. */
+  transactionRequests?: RefundRequestData[] | null;
+}
+
+/** The part of a transaction request of a charge event the ledger reads (it only looks at successful refunds). */
+export interface RefundRequestData {
+  id: string;
+  requestType: string;
+  requestStatus: string;
+  amount: number;
+  /** How the refund is taken from the split receivers, when the client said so. */
+  splitRules?: Array<{ sellerId: string; amount: number | null }> | null;
+  updatedAt?: string | null;
+}
+
+/** The successful refunds of a charge event, each with its own split (seller ids in lower case) when it has one. */
+function refundsOf(data: ChargeEventData): RefundRequest[] {
+  return (data.transactionRequests ?? [])
+    .filter((r) => r.requestType === 'refund' && r.requestStatus === 'success')
+    .map((r) => {
+      const rules = r.splitRules ?? [];
+      let split: Map<string, number> | null = null;
+      if (rules.length > 0) {
+        split = new Map();
+        for (const rule of rules) {
+          const sellerId = rule.sellerId.toLowerCase();
+          split.set(sellerId, (split.get(sellerId) ?? 0) + (rule.amount ?? 0));
+        }
+      }
+      return { id: r.id, amount: r.amount, split, settledAt: r.updatedAt ?? '' };
+    });
 }
 
 /** The part of a `sellers.seller.*` event's data (the public seller) this service keeps. */
@@ -77,31 +108,41 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
     }));
     await ledgerStore.insertReceivables(tx, receivables);
     await ledgerStore.post(tx, clientId, capturePosting(data.id, receivables), occurredAt);
-    charge = { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount, refundedAmount: 0, chargedBack: false };
+    charge = { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount, refundedAmount: 0, chargedBack: false, refundRequestIds: [] };
   }
 
+  // Every successful refund the event shows is within its refundedAmount: those the ledger has not taken in are
+  // what the refunded amount grew by (an event older than one already applied brings none).
+  const seen = new Set(charge.refundRequestIds);
+  const fresh = refundsOf(data).filter((r) => !seen.has(r.id));
   let refunded = charge.refundedAmount;
   const target = Math.min(data.refundedAmount ?? 0, charge.capturedAmount);
   if (target > refunded) {
-    await offset(tx, clientId, charge.chargeId, 'refund', target - refunded, `refund:${charge.chargeId}:${target}`, occurredAt);
+    await offset(tx, clientId, charge.chargeId, 'refund', refundParts(target - refunded, fresh), `refund:${charge.chargeId}:${target}`, occurredAt);
     refunded = target;
   }
   let chargedBack = charge.chargedBack;
   if (data.status === 'charged_back' && !chargedBack) {
     const left = charge.capturedAmount - refunded;
-    if (left > 0) await offset(tx, clientId, charge.chargeId, 'chargeback', left, `chargeback:${charge.chargeId}`, occurredAt);
+    if (left > 0) await offset(tx, clientId, charge.chargeId, 'chargeback', [{ amount: left }], `chargeback:${charge.chargeId}`, occurredAt);
     chargedBack = true;
   }
-  if (refunded !== charge.refundedAmount || chargedBack !== charge.chargedBack) {
-    await ledgerStore.updateChargeRefunds(tx, clientId, charge.chargeId, refunded, chargedBack);
+  if (refunded !== charge.refundedAmount || chargedBack !== charge.chargedBack || fresh.length > 0) {
+    await ledgerStore.updateChargeRefunds(tx, clientId, charge.chargeId, {
+      refundedAmount: refunded,
+      chargedBack,
+      refundRequestIds: [...charge.refundRequestIds, ...fresh.map((r) => r.id)],
+    });
   }
 }
 
 /**
  * Offsets a refund or chargeback against the charge's receivables, future ones first; what no future receivable can
- * give is a debit on the receiver's available balance, an order of its next batch.
+ * give is a debit on the receiver's available balance, an order of its next batch. Each part is planned on what the
+ * parts before it left (a refund with its own split takes exactly its amounts from each receiver; the others are
+ * shared pro rata), and all of them make one posting.
  */
-async function offset(tx: Queryable, clientId: string, chargeId: string, kind: 'refund' | 'chargeback', amount: number, reference: string, at: Date): Promise<void> {
+async function offset(tx: Queryable, clientId: string, chargeId: string, kind: 'refund' | 'chargeback', parts: RefundPart[], reference: string, at: Date): Promise<void> {
   const receivables = await ledgerStore.receivablesOfCharge(tx, clientId, chargeId);
   const open = await ledgerStore.openAmounts(tx, clientId, receivables.map((r) => r.id));
   const inputs: OpenReceivable[] = receivables.map((r) => {
@@ -120,10 +161,19 @@ async function offset(tx: Queryable, clientId: string, chargeId: string, kind: '
       installment: r.installment,
     };
   });
-  const plan = planRefund(amount, inputs);
-  const posted = await ledgerStore.post(tx, clientId, refundPosting(reference, kind, plan.offsets, plan.debits), at);
+  let left = inputs;
+  const offsets: RefundOffset[] = [];
+  const debitOf = new Map<string | null, number>();
+  for (const part of parts) {
+    const plan = planRefund(part.amount, left, part.perReceiver);
+    offsets.push(...plan.offsets);
+    for (const debit of plan.debits) debitOf.set(debit.receiver, (debitOf.get(debit.receiver) ?? 0) + debit.amount);
+    left = applyOffsets(left, plan.offsets);
+  }
+  const debits = [...debitOf].map(([receiver, amount]) => ({ receiver, amount }));
+  const posted = await ledgerStore.post(tx, clientId, refundPosting(reference, kind, offsets, debits), at);
   if (!posted) return;
-  for (const debit of plan.debits) {
+  for (const debit of debits) {
     if (debit.amount <= 0) continue;
     await ledgerStore.insertDebit(tx, clientId, { id: randomUUID(), receiver: debit.receiver, chargeId, type: kind === 'chargeback' ? 'charge_back' : 'void', amount: debit.amount }, at);
   }

@@ -7,7 +7,7 @@ import { payBatch, settleClient } from './settlement';
 
 const BATCH_STATUSES = ['pending', 'paid', 'failed', 'offset'];
 
-/** A seller id as a filter: absent means every receiver (lists) or the main account (balance). */
+/** A seller id as a filter: absent means the client's main account (balance and lists, as documented). */
 function sellerFilter(sellerId: string | undefined): string | undefined {
   if (sellerId === undefined || sellerId === '') return undefined;
   if (!isUuid(sellerId)) throw errors.validation('sellerId must be a UUID', [{ field: 'sellerId', message: 'must be a UUID' }]);
@@ -34,12 +34,11 @@ export async function listBatches(
   const unknown = statuses.find((s) => !BATCH_STATUSES.includes(s));
   if (unknown) throw errors.validation(`status must be one of ${BATCH_STATUSES.join(', ')}`, [{ field: 'status', message: `must be one of ${BATCH_STATUSES.join(', ')}` }]);
   const page = toPage(input.page);
-  const seller = sellerFilter(input.sellerId);
   const { items, total } = await batchStore.listBatches(
     deps.pool,
     clientId,
     {
-      ...(seller ? { receiver: seller } : {}),
+      receiver: sellerFilter(input.sellerId) ?? null,
       statuses,
       startDate: dateFilter(input.startDate, 'startDate'),
       endDate: dateFilter(input.endDate, 'endDate'),
@@ -65,11 +64,13 @@ export async function listOrders(
   if (input.chargeId && !isUuid(input.chargeId)) throw errors.validation('chargeId must be a UUID', [{ field: 'chargeId', message: 'must be a UUID' }]);
   const page = toPage(input.page);
   const seller = sellerFilter(input.sellerId);
+  // A batch pays one receiver: its orders are listed whoever that is; otherwise no sellerId is the main account.
+  const receiver = seller ?? (input.paymentBatchId !== undefined ? undefined : null);
   const { items, total } = await batchStore.listOrders(
     deps.pool,
     clientId,
     {
-      ...(seller ? { receiver: seller } : {}),
+      ...(receiver !== undefined ? { receiver } : {}),
       startDate: dateFilter(input.startDate, 'startDate'),
       endDate: dateFilter(input.endDate, 'endDate'),
       ...(input.chargeId ? { chargeId: input.chargeId.toLowerCase() } : {}),

@@ -123,3 +123,66 @@ export function applyOffsets<T extends OpenReceivable>(receivables: readonly T[]
     return { ...r, gross: r.gross - gross, fee: r.fee - fee, net: r.net - net };
   });
 }
+
+/** A successful refund of a charge as the charge's event shows it, with the refund's own split when it had one. */
+export interface RefundRequest {
+  id: string;
+  amount: number;
+  /** What the refund takes from each seller (lower-case ids), adding up to `amount`; null: shared pro rata. */
+  split: ReadonlyMap<string, number> | null;
+  /** When it was done: refunds are taken in this order (then by id). */
+  settledAt: string;
+}
+
+/** One planRefund call: an amount, and the refund's own division among receivers when it has one. */
+export interface RefundPart {
+  amount: number;
+  perReceiver?: ReadonlyMap<string | null, number>;
+}
+
+/** A split is used only when it is whole: non-negative integers adding up to the refund. */
+function usableSplit(request: RefundRequest): ReadonlyMap<string, number> | null {
+  if (!request.split || request.split.size === 0) return null;
+  let total = 0;
+  for (const value of request.split.values()) {
+    if (!Number.isSafeInteger(value) || value < 0) return null;
+    total += value;
+  }
+  return total === request.amount ? request.split : null;
+}
+
+/**
+ * How the ledger takes back `amount`, what the charge's refunded amount grew by since its last refund posting, given
+ * the charge's successful refunds the ledger has not taken in yet (`fresh`):
+ * - each fresh refund, in the order they were done, is one part: by its own split when it has one (planRefund's
+ *   perReceiver), else pro rata;
+ * - what the fresh refunds do not explain (the provider said the charge was refunded, with no request) is a last
+ *   part, pro rata;
+ * - when the fresh refunds add up to more than `amount`, the older ones were posted before the ledger kept refund
+ *   ids: the latest refunds that make `amount` exactly are the parts; when none do, the whole amount is pro rata.
+ * The parts add up to `amount`.
+ */
+export function refundParts(amount: number, fresh: readonly RefundRequest[]): RefundPart[] {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`amount must be a non-negative integer, got ${amount}`);
+  let chosen = [...fresh].sort((a, b) => (a.settledAt !== b.settledAt ? (a.settledAt < b.settledAt ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const total = chosen.reduce((a, r) => a + r.amount, 0);
+  if (total > amount) {
+    let suffix = 0;
+    let start = chosen.length;
+    while (start > 0 && suffix < amount) {
+      start -= 1;
+      suffix += chosen[start]!.amount;
+    }
+    chosen = suffix === amount ? chosen.slice(start) : [];
+  }
+  const parts: RefundPart[] = [];
+  let left = amount;
+  for (const request of chosen) {
+    if (request.amount <= 0) continue;
+    const split = usableSplit(request);
+    parts.push(split ? { amount: request.amount, perReceiver: split } : { amount: request.amount });
+    left -= request.amount;
+  }
+  if (left > 0) parts.push({ amount: left });
+  return parts;
+}

@@ -38,6 +38,8 @@ export interface LedgerCharge {
   capturedAmount: number;
   refundedAmount: number;
   chargedBack: boolean;
+  /** The refund requests of the charge already taken into the ledger. */
+  refundRequestIds: string[];
 }
 
 export interface ReceiverDebit {
@@ -142,8 +144,16 @@ export const ledgerStore = {
   },
 
   async findCharge(db: Queryable, clientId: string, chargeId: string, options: { forUpdate?: boolean } = {}): Promise<LedgerCharge | null> {
-    const { rows } = await db.query<{ charge_id: string; payment_type: string; installments: number; captured_amount: string; refunded_amount: string; charged_back: boolean }>(
-      `SELECT charge_id, payment_type, installments, captured_amount, refunded_amount, charged_back FROM ledger_charges WHERE client_id = $1 AND charge_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    const { rows } = await db.query<{
+      charge_id: string;
+      payment_type: string;
+      installments: number;
+      captured_amount: string;
+      refunded_amount: string;
+      charged_back: boolean;
+      refund_request_ids: string[];
+    }>(
+      `SELECT charge_id, payment_type, installments, captured_amount, refunded_amount, charged_back, refund_request_ids FROM ledger_charges WHERE client_id = $1 AND charge_id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [clientId, chargeId],
     );
     const row = rows[0];
@@ -155,11 +165,12 @@ export const ledgerStore = {
       capturedAmount: Number(row.captured_amount),
       refundedAmount: Number(row.refunded_amount),
       chargedBack: row.charged_back,
+      refundRequestIds: row.refund_request_ids,
     };
   },
 
   /** Records a charge taken into the ledger; false when it already was (a repeated event). */
-  async insertCharge(db: Queryable, clientId: string, charge: Omit<LedgerCharge, 'refundedAmount' | 'chargedBack'>, at: Date): Promise<boolean> {
+  async insertCharge(db: Queryable, clientId: string, charge: Omit<LedgerCharge, 'refundedAmount' | 'chargedBack' | 'refundRequestIds'>, at: Date): Promise<boolean> {
     const { rowCount } = await db.query(
       `INSERT INTO ledger_charges (client_id, charge_id, payment_type, installments, captured_amount, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (client_id, charge_id) DO NOTHING`,
@@ -168,8 +179,19 @@ export const ledgerStore = {
     return rowCount === 1;
   },
 
-  async updateChargeRefunds(db: Queryable, clientId: string, chargeId: string, refundedAmount: number, chargedBack: boolean): Promise<void> {
-    await db.query('UPDATE ledger_charges SET refunded_amount = $3, charged_back = $4 WHERE client_id = $1 AND charge_id = $2', [clientId, chargeId, refundedAmount, chargedBack]);
+  async updateChargeRefunds(
+    db: Queryable,
+    clientId: string,
+    chargeId: string,
+    change: Pick<LedgerCharge, 'refundedAmount' | 'chargedBack' | 'refundRequestIds'>,
+  ): Promise<void> {
+    await db.query('UPDATE ledger_charges SET refunded_amount = $3, charged_back = $4, refund_request_ids = $5 WHERE client_id = $1 AND charge_id = $2', [
+      clientId,
+      chargeId,
+      change.refundedAmount,
+      change.chargedBack,
+      change.refundRequestIds,
+    ]);
   },
 
   async insertReceivables(db: Queryable, receivables: readonly Receivable[]): Promise<void> {
