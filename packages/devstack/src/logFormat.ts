@@ -51,6 +51,16 @@ export function lineFormatter(options: { format: LogFormat; colorize?: boolean }
   return (name, line) => {
     const entry = logEntry(line);
     if (!entry) return prefixed(name, line);
-    return pretty({ ...entry, name }).replace(/\r?\n$/, '');
+    return pretty({ ...shortAccessLine(entry), name }).replace(/\r?\n$/, '');
   };
+}
+
+/**
+ * The gateway's line for each request (it has `req` and `res`): at a terminal only its message (`POST /v1/charges 201`)
+ * and how long it took, not its headers and ids, which the JSON lines keep.
+ */
+function shortAccessLine(entry: Record<string, unknown>): Record<string, unknown> {
+  if (typeof entry.req !== 'object' || typeof entry.res !== 'object') return entry;
+  const { level, time, msg, durationMs } = entry;
+  return { level, time, msg: typeof durationMs === 'number' ? `${String(msg)} ${durationMs} ms` : msg };
 }

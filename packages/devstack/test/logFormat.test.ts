@@ -31,6 +31,22 @@ describe('the launcher log format', () => {
     for (const noise of ['4242', 'dev-box', '"service"', '"name"', '"msg"', '"level"']) expect(line).not.toContain(noise);
   });
 
+  it("prints the gateway's line for a request short: method, path, status and time, without headers or ids", () => {
+    const access = {
+      level: 'info',
+      time: '2025-03-01T12:04:31.250Z',
+      name: 'gateway',
+      msg: 'POST /v1/charges 201',
+      requestId: 'req-1',
+      clientId: 'client-1',
+      req: { method: 'POST', path: '/v1/charges', headers: { 'user-agent': 'curl/8.0', 'x-client-id': 'client-1', accept: '*/*' } },
+      res: { status: 201 },
+      durationMs: 12,
+    };
+    const line = lineFormatter({ format: 'pretty', colorize: false })('gateway', JSON.stringify(access));
+    expect(line).toMatch(/^\d\d:\d\d:\d\d\.250 INFO {2}\(gateway\): POST \/v1\/charges 201 12 ms$/);
+  });
+
   it('names the process that printed the line, and colors the level when asked', () => {
     const line = lineFormatter({ format: 'pretty', colorize: true })('sessions', JSON.stringify({ ...entry, level: 'error' }));
     expect(line).toContain('\u001b[31mERROR\u001b[39m');
