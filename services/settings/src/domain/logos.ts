@@ -1,4 +1,5 @@
 import { LINK_SETTINGS_LIMITS, LOGO_CONTENT_TYPES, type LogoContentType } from '@platform/api-model';
+import { sanitiseSvg } from './svgSanitizer';
 import { invalid } from './validation';
 
 export const MAX_LOGO_BYTES = LINK_SETTINGS_LIMITS.logoMaxBytes;
@@ -29,24 +30,6 @@ function isLogoContentType(value: string): value is LogoContentType {
   return (LOGO_CONTENT_TYPES as readonly string[]).includes(value);
 }
 
-/** Skips an XML prolog (declaration, comments, doctype, whitespace) and expects the root element to be `<svg`. */
-function startsWithSvgRoot(text: string): boolean {
-  let rest = text.replace(/^\uFEFF/, '');
-  for (;;) {
-    rest = rest.trimStart();
-    const prolog = /^(?:<\?xml[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>)/i.exec(rest);
-    if (!prolog) break;
-    rest = rest.slice(prolog[0].length);
-  }
-  return /^<svg[\s>/]/.test(rest);
-}
-
-/**
- * Logos are served publicly under the platform's own domain, so an SVG that could run script there is refused
- * outright rather than sanitised.
- */
-const ACTIVE_SVG_CONTENT = /<script|<foreignObject|<!ENTITY|javascript:|\son[a-z]+\s*=/i;
-
 function decodeUtf8(data: Buffer): string | undefined {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
@@ -75,9 +58,13 @@ export function validateLogo(input: { contentType: string; data: Buffer }): Logo
       break;
     case 'image/svg+xml': {
       const text = decodeUtf8(data);
-      if (text === undefined || !startsWithSvgRoot(text)) refuse('is not an SVG image');
-      if (ACTIVE_SVG_CONTENT.test(text)) refuse('SVG must not contain scripts, event handlers or entity declarations');
-      break;
+      if (text === undefined) refuse('is not an SVG image');
+      // Entities are never needed by a logo; declaring them only serves expansion tricks.
+      if (/<!ENTITY/i.test(text)) refuse('SVG must not declare entities');
+      // Logos are served publicly under the platform's own domain: what is stored is the sanitised document.
+      const sanitised = sanitiseSvg(text);
+      if (sanitised === null) refuse('is not an SVG image (an XML document whose root is <svg xmlns="http://www.w3.org/2000/svg">)');
+      return { contentType, data: Buffer.from(sanitised, 'utf8') };
     }
   }
   return { contentType, data };
