@@ -5,6 +5,15 @@ import { z } from '../../openapi/zod';
 const object = z.record(z.string(), z.unknown());
 
 /**
+ * The client's own data about the seller, shown back in the shape it came: an object, or a list of objects (the public
+ * Node SDK sends `[{key, value}]`). The sellers service checks the entries.
+ */
+const metadata = z.union([object, z.array(object)]).openapi({
+  description: 'Free data of the client: an object, or a list of objects as the public Node SDK sends it ([{key, value}]); answered in the same shape',
+  example: [{ key: '768093', value: 'Additional information' }],
+});
+
+/**
  * The seller body as the public description has it. The sellers service validates it as a whole (CPF and CNPJ check
  * digits, `business` for a legal entity, the bank account) and answers 400 naming each bad field by its dotted path.
  */
@@ -19,7 +28,7 @@ export const CreateSellerBody = z
     rateAgreements: z.array(object).optional(),
     salesPlanId: z.string().optional(),
     planId: z.string().optional(),
-    metadata: object.optional(),
+    metadata: metadata.optional(),
   })
   .partial()
   .passthrough()
@@ -60,7 +69,7 @@ export const SellerSchema = z
     rateAgreements: z.array(object),
     salesPlanId: z.string().nullable(),
     planId: z.string().nullable(),
-    metadata: nullableObject,
+    metadata: metadata.nullable(),
     providers: z.array(
       z.object({
         providerId: z.string(),

@@ -31,7 +31,8 @@ export interface SellerJson {
   rateAgreements: Record<string, unknown>[];
   salesPlanId: string | null;
   planId: string | null;
-  metadata: Record<string, unknown> | null;
+  /** In the shape the client sent it: an object, or a list of objects (the public Node SDK's `[{key, value}]`). */
+  metadata: Record<string, unknown> | Record<string, unknown>[] | null;
   providers: SellerProviderJson[];
   createdAt: string;
   updatedAt: string;
@@ -51,7 +52,7 @@ export function toSellerJson(seller: sellers.Seller): SellerJson {
     rateAgreements: seller.rateAgreements,
     salesPlanId: textOrNull(seller.salesPlanId),
     planId: textOrNull(seller.planId),
-    metadata: objectOrNull(seller.metadata),
+    metadata: seller.metadataList ?? objectOrNull(seller.metadata),
     providers: seller.providers.map((p) => ({
       providerId: p.providerId,
       providerType: p.providerType,

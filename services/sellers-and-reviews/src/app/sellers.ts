@@ -27,7 +27,7 @@ function describe(input: SellerInput, previous: Seller | null, now: Date): Pick<
     business: stamp((input.business ?? null) as JsonObject | null, previous?.business, now, randomUUID),
     bankAccount: stamp(input.bankAccount as JsonObject, previous?.bankAccount, now, randomUUID)!,
     transferPolicy: stamp((input.transferPolicy ?? null) as JsonObject | null, previous?.transferPolicy, now, randomUUID),
-    metadata: (input.metadata ?? null) as JsonObject | null,
+    metadata: input.metadata ?? null,
     rateAgreements: (input.rateAgreements ?? []) as JsonObject[],
     salesPlanId: input.salesPlanId ?? '',
     planId: input.planId ?? '',

@@ -11,6 +11,12 @@ export type LinkStatus = (typeof LINK_STATUSES)[number];
 /** A JSON object as stored and shown (owner, business, bank account, transfer policy). */
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * The client's metadata, kept in the shape it came: an object (as the description documents) or a list of objects
+ * (what the public Node SDK sends, `[{key, value}]`). Shown back in that same shape.
+ */
+export type SellerMetadata = JsonObject | JsonObject[];
+
 export interface ProviderLink {
   providerId: string;
   providerType: string;
@@ -32,7 +38,7 @@ export interface Seller {
   business: JsonObject | null;
   bankAccount: JsonObject;
   transferPolicy: JsonObject | null;
-  metadata: JsonObject | null;
+  metadata: SellerMetadata | null;
   rateAgreements: JsonObject[];
   salesPlanId: string;
   planId: string;
@@ -143,6 +149,17 @@ const transferPolicySchema = z.object({
   automaticAnticipation1025Delay: z.union([z.number(), z.string()]).optional(),
 });
 
+const metadataObjectSchema = z.record(z.string(), z.unknown(), { error: 'must be an object or a list of objects' });
+const metadataListSchema = z.array(z.record(z.string(), z.unknown(), { error: 'must be an object' }));
+
+/** An object or a list of objects; a bad entry of a list is named by its index (`metadata.1`). */
+const metadataSchema = z.unknown().transform((value, ctx): SellerMetadata => {
+  const result = Array.isArray(value) ? metadataListSchema.safeParse(value) : metadataObjectSchema.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 /** The create body (and a PATCH merged over the stored seller), as the public description has it. */
 export const sellerInputSchema = z
   .object({
@@ -155,7 +172,7 @@ export const sellerInputSchema = z
     rateAgreements: z.array(z.record(z.string(), z.unknown()), { error: 'must be an array of objects' }).optional(),
     salesPlanId: optionalText(200),
     planId: optionalText(200),
-    metadata: z.record(z.string(), z.unknown(), { error: 'must be an object' }).nullable().optional(),
+    metadata: metadataSchema.nullable().optional(),
   })
   .superRefine((input, ctx) => {
     if (!documentIsValid(input.owner.document.type, input.owner.document.number)) {

@@ -12,7 +12,9 @@ export function toSellerMessage(seller: Seller): sellers.Seller {
     business: seller.business ?? undefined,
     bankAccount: seller.bankAccount,
     transferPolicy: seller.transferPolicy ?? undefined,
-    metadata: seller.metadata ?? undefined,
+    // Shown in the shape it came: an object in metadata, a list (the public Node SDK's shape) in metadataList.
+    metadata: seller.metadata && !Array.isArray(seller.metadata) ? seller.metadata : undefined,
+    metadataList: Array.isArray(seller.metadata) ? seller.metadata : undefined,
     rateAgreements: seller.rateAgreements,
     salesPlanId: seller.salesPlanId,
     planId: seller.planId,

@@ -1,5 +1,5 @@
 import { isUuid, type Page, type Queryable } from '@platform/kit';
-import { sellerDocuments, type JsonObject, type LinkStatus, type ProviderLink, type Seller, type SellerStatus } from '../domain/seller';
+import { sellerDocuments, type JsonObject, type LinkStatus, type ProviderLink, type Seller, type SellerMetadata, type SellerStatus } from '../domain/seller';
 
 interface SellerRow {
   id: string;
@@ -11,7 +11,7 @@ interface SellerRow {
   business: JsonObject | null;
   bank_account: JsonObject;
   transfer_policy: JsonObject | null;
-  metadata: JsonObject | null;
+  metadata: SellerMetadata | null;
   rate_agreements: JsonObject[];
   sales_plan_id: string;
   plan_id: string;

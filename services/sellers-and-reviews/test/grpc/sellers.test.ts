@@ -83,6 +83,30 @@ describe('sellers over gRPC', () => {
     expect(await subjects(clientId)).toContain('sellers.seller.inactive');
   });
 
+  it('keeps metadata in the shape it came: a list of objects (what the public Node SDK sends) or an object', async () => {
+    const clientId = randomUUID();
+    const merchantId = running.merchants.add(clientId);
+    const list = [{ key: '768093', value: 'Additional information' }];
+    const seller = await running.client.createSeller({ clientId, seller: naturalPerson(merchantId, { metadata: list }) });
+    expect(seller.metadataList).toEqual(list);
+    expect(seller.metadata).toBeUndefined();
+    expect(await running.client.getSeller({ clientId, id: seller.id })).toEqual(seller);
+    // A list replaces what was there, even with an empty one; an object is merged key by key over an object.
+    expect((await running.client.updateSeller({ clientId, id: seller.id, changes: { metadata: [] } })).metadataList).toEqual([]);
+    const asObject = await running.client.updateSeller({ clientId, id: seller.id, changes: { metadata: { erpCode: 'A-17' } } });
+    expect(asObject.metadata).toEqual({ erpCode: 'A-17' });
+    expect(asObject.metadataList).toBeUndefined();
+    const merged = await running.client.updateSeller({ clientId, id: seller.id, changes: { metadata: { region: 'south' } } });
+    expect(merged.metadata).toEqual({ erpCode: 'A-17', region: 'south' });
+    const cleared = await running.client.updateSeller({ clientId, id: seller.id, changes: { metadata: null } });
+    expect(cleared.metadata).toBeUndefined();
+    expect(cleared.metadataList).toBeUndefined();
+    const notObjects = await failureOf(running.client.createSeller({ clientId, seller: naturalPerson(merchantId, { metadata: [list[0], 'text'] }) }));
+    expect(notObjects.details).toEqual([expect.objectContaining({ field: 'metadata.1' })]);
+    const text = await failureOf(running.client.createSeller({ clientId, seller: naturalPerson(merchantId, { metadata: 'text' }) }));
+    expect(text.details).toEqual([expect.objectContaining({ field: 'metadata', message: 'must be an object or a list of objects' })]);
+  });
+
   it("answers not_found for another client's seller and a malformed id", async () => {
     const clientId = randomUUID();
     const seller = await running.client.createSeller({ clientId, seller: naturalPerson(running.merchants.add(clientId)) });
