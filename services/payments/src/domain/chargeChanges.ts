@@ -1,6 +1,7 @@
 import { errors, type FieldViolation } from '@platform/kit';
 import type { Charge, DeclinedCode, SellerAmount, SplitRule } from './charge';
 import { assertTransition, type ChargeStatus } from './chargeStatus';
+import { checkRefundSplitHeld } from './refundSplit';
 
 /** How an existing charge changes: capture, void and refund plans, their settlement, provider notifications. */
 
@@ -42,11 +43,13 @@ export interface VoidPlan {
 /**
  * Before capture a void cancels the whole authorization (an unpaid Pix or boleto is canceled); after capture it
  * is a refund of `amount`, by default what is left, and only the refund that returns everything voids the charge.
- * Callers run this on a locked charge row with the refunds still being asked counted as refunded, so two
- * refunds cannot both see the same remainder.
+ * Callers run this on a locked charge row with the refunds still being asked counted as refunded (and listed among
+ * its transactionRequests, pending), so two refunds cannot both see the same remainder. A refund's own split names
+ * receivers of the charge, adds up to the refund, and takes from each at most what it still holds (422
+ * `refund_split_exceeds_receiver_share`).
  */
 export function planVoid(
-  charge: Pick<Charge, 'status' | 'amount' | 'capturedAmount' | 'refundedAmount' | 'splitRules'>,
+  charge: Pick<Charge, 'status' | 'amount' | 'capturedAmount' | 'refundedAmount' | 'splitRules' | 'transactionRequests'>,
   requested: number | undefined,
   refundSplit: SellerAmount[] = [],
 ): VoidPlan {
@@ -70,7 +73,13 @@ export function planVoid(
   }
   const to: ChargeStatus = amount === remaining ? 'voided' : 'authorized';
   assertTransition(charge.status, to, 'refund');
-  return { kind: 'refund', amount, to, splitRules: parseRefundSplit(charge.splitRules, refundSplit, amount) };
+  const split = parseRefundSplit(charge.splitRules, refundSplit, amount);
+  if (split) {
+    // Refunds done or being asked, in order; a failed or declined one took nothing.
+    const earlier = charge.transactionRequests.filter((r) => r.requestType === 'refund' && (r.requestStatus === 'success' || r.requestStatus === 'pending'));
+    checkRefundSplitHeld(charge, earlier, split);
+  }
+  return { kind: 'refund', amount, to, splitRules: split };
 }
 
 function parseRefundSplit(chargeRules: SplitRule[], refundSplit: SellerAmount[], amount: number): SellerAmount[] | null {

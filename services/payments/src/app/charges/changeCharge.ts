@@ -105,7 +105,11 @@ async function reserve(
   }
   if (pending.some((r) => r.request.requestType !== 'refund')) throw busy();
   const refunding = pending.reduce((sum, r) => sum + r.request.amount, 0);
-  const change = plan({ ...charge, refundedAmount: charge.refundedAmount + refunding });
+  const change = plan({
+    ...charge,
+    refundedAmount: charge.refundedAmount + refunding,
+    transactionRequests: [...charge.transactionRequests, ...pending.map((r) => r.request)],
+  });
   if (!('operation' in change)) {
     if (pending.length > 0) throw busy();
     return { kind: 'local' };
