@@ -17,3 +17,4 @@ export * from './public/payouts';
 export * from './public/subscription';
 export * from './public/receipt';
 export * from './public/report';
+export * from './splitRules';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { AppError, cancelJobs, checkBeforeChange, errors, isUuid, jsonCodec, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
+import { AppError, cancelJobs, checkBeforeChange, errors, isUuid, jsonCodec, requireClientId, scheduleJob, sleep, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
 import {
   canceledEntry,
   createdEntry,
@@ -16,6 +16,8 @@ import { hashPublicKey, publicKeyMatches, sessionPublicKey } from '../domain/pub
 import {
   allowedMethod,
   applyUpdate,
+  buyerInstallments,
+  checkBuyerSource,
   checkPlatformFee,
   newSession,
   nextStatus,
@@ -250,18 +252,21 @@ async function settleReleased(
   await addHistory(deps, tx, after, paymentEntry(kind, before, after, response), now);
 }
 
-/** The session's settings of a method, with what the buyer set (proto3 zero values mean "not given") on top. */
-function buyerMethod(session: payments.PaymentMethod, buyer: payments.PaymentMethod | undefined): payments.PaymentMethod {
-  if (!buyer) return session;
+/**
+ * The session's settings of a method with the buyer's choices on top (proto3 zero values mean "not given"): the
+ * installments within the session's offer, and the Pix expiry, boleto due date and instructions the session leaves
+ * open. A session payment is the buyer's own: no recurrence.
+ */
+function buyerMethod(session: payments.PaymentMethod, buyer: payments.PaymentMethod | undefined, installments: number): payments.PaymentMethod {
   return {
     ...session,
-    installments: buyer.installments || session.installments,
-    recurrence: buyer.recurrence || session.recurrence,
-    expiresIn: buyer.expiresIn || session.expiresIn,
-    expiresDate: buyer.expiresDate || session.expiresDate,
-    instructions: buyer.instructions || session.instructions,
-    interest: buyer.interest ?? session.interest,
-    fine: buyer.fine ?? session.fine,
+    installments,
+    recurrence: '',
+    expiresIn: buyer?.expiresIn || session.expiresIn,
+    expiresDate: buyer?.expiresDate || session.expiresDate,
+    instructions: buyer?.instructions || session.instructions,
+    interest: buyer?.interest ?? session.interest,
+    fine: buyer?.fine ?? session.fine,
   };
 }
 
@@ -281,6 +286,15 @@ export interface ChargeSessionInput {
 export const ATTEMPT_PLACE_TIMEOUT_MS = 5 * 60_000;
 
 /**
+ * How long after it began an attempt may still be waiting for payments' answer (its call's deadline, 15 s, with
+ * room): a buyer who finds every place held waits for such attempts, not for older ones (their process died).
+ */
+export const ATTEMPT_IN_FLIGHT_MS = 20_000;
+
+/** How a buyer waits for the attempts in flight to free a place: a look every interval, at most this many times. */
+export const PLACE_WAIT = { intervalMs: 100, looks: 100 } as const;
+
+/**
  * A buyer pays the session. A place is reserved by one conditional statement before payments is asked (so many
  * buyers at once never overshoot `maxPayments`), then settled from the charge's answer: authorized → paid; pending
  * (Pix, boleto) → kept until the charge's events settle it; failed or an error → given back.
@@ -296,20 +310,36 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   const session = await load(deps, deps.pool, clientId, input.id);
   const method = allowedMethod(session, input.paymentMethod?.paymentType ?? '');
   if (!input.paymentSource) throw errors.validation('paymentSource is required', [{ field: 'paymentSource', message: 'is required' }]);
+  const source = input.paymentSource;
+  checkBuyerSource({ customerId: input.customerId, sourceType: source.sourceType, cardId: source.cardId, tokenId: source.tokenId, customerIdOfSource: source.customerId });
+  const installments = buyerInstallments(method, input.paymentMethod?.installments ?? 0);
 
   const noPlace = new Error('no place');
-  const attempt = await withTransaction(deps.pool, async (tx) => {
-    const begun = await deps.store.beginAttempt(tx, { id: randomUUID(), clientId, sessionId: session.id, idempotencyKey: idempotencyKey ?? null }, deps.clock.now());
-    if (!begun.fresh || (await deps.store.reservePlace(tx, clientId, session.id, deps.clock.now()))) return begun;
-    throw noPlace; // the attempt is not kept either
-  }).catch((error: unknown) => {
-    if (error === noPlace) return null;
-    throw error;
-  });
+  const begin = () =>
+    withTransaction(deps.pool, async (tx) => {
+      const begun = await deps.store.beginAttempt(tx, { id: randomUUID(), clientId, sessionId: session.id, idempotencyKey: idempotencyKey ?? null }, deps.clock.now());
+      if (!begun.fresh || (await deps.store.reservePlace(tx, clientId, session.id, deps.clock.now()))) return begun;
+      throw noPlace; // the attempt is not kept either
+    }).catch((error: unknown) => {
+      if (error === noPlace) return null;
+      throw error;
+    });
+  const inFlight = () => deps.store.attemptsInFlight(deps.pool, clientId, session.id, new Date(deps.clock.now().getTime() - ATTEMPT_IN_FLIGHT_MS));
+  // Every place held: while some are held by attempts still waiting for their answer (a decline gives its place
+  // back, a payment keeps it), the buyer waits for them rather than being told the session is full.
+  let attempt = await begin();
+  for (let look = 0; !attempt && look < PLACE_WAIT.looks && (await inFlight()) > 0; look++) {
+    await sleep(PLACE_WAIT.intervalMs);
+    attempt = await begin();
+  }
   if (!attempt) {
     const fresh = await load(deps, deps.pool, clientId, session.id);
-    const refusal = refusalOf(fresh, deps.clock.now()) ?? { code: 'session_disabled', message: 'The session takes no more payments' };
-    throw errors.businessRule(refusal.code, refusal.message);
+    const refusal = refusalOf(fresh, deps.clock.now());
+    if (refusal && fresh.maxPayments !== null && refusal.code === 'multiple_payments_limit_reached' && (await inFlight()) > 0) {
+      throw errors.conflict('Payments of this session are in progress: try again in a moment', 'session_payments_in_progress');
+    }
+    const told = refusal ?? { code: 'session_disabled', message: 'The session takes no more payments' };
+    throw errors.businessRule(told.code, told.message);
   }
 
   let charge: payments.Charge;
@@ -324,10 +354,11 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
         statementDescriptor: session.statementDescriptor,
         description: session.name,
         capture: session.capture ?? undefined,
-        customerId: input.customerId,
+        // A session names no customer: what the buyer brings pays (checkBuyerSource).
+        customerId: '',
         // The session's settings of that method (Pix expiry, boleto due date) with the buyer's choices on top.
-        paymentMethod: buyerMethod(toPaymentMethodMessage(method), input.paymentMethod),
-        paymentSource: input.paymentSource,
+        paymentMethod: buyerMethod(toPaymentMethodMessage(method), input.paymentMethod, installments),
+        paymentSource: source,
         splitRules: session.splitRules.map(toSplitRuleMessage),
         fraudAnalysis: input.fraudAnalysis,
         sessionId: session.id,
@@ -339,7 +370,12 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
     // another body that payments refuses under the first try's key: the charge may exist. The attempt keeps its place
     // for its retry, its event, or the sweep.
     const chargeMayExist = !(error instanceof AppError) || error.kind === 'unavailable' || error.kind === 'conflict' || error.businessCode === 'idempotency_key_reused';
-    if (chargeMayExist) throw error;
+    if (chargeMayExist) {
+      // Another try of this attempt still at work (conflict) will get the answer; otherwise none is coming, and the
+      // place is held only until the charge's outcome is known.
+      if (!(error instanceof AppError && error.kind === 'conflict')) await answerLost(deps, clientId, session.id, attempt.id);
+      throw error;
+    }
     const now = deps.clock.now();
     await withTransaction(deps.pool, async (tx) => {
       const current = await load(deps, tx, clientId, session.id, true);
@@ -373,6 +409,34 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   });
   deps.outbox?.kick();
   return charge;
+}
+
+/**
+ * An attempt whose call got no answer: marked so that the next final outcome its session's charge events bring is
+ * counted with its place at once (the charge it may have made), and counted now when that outcome came first.
+ */
+async function answerLost(deps: SessionDeps, clientId: string, sessionId: string, attemptId: string): Promise<void> {
+  const now = deps.clock.now();
+  await withTransaction(deps.pool, async (tx) => {
+    const current = await load(deps, tx, clientId, sessionId, true);
+    if (!(await deps.store.markAnswerLost(tx, clientId, attemptId, now))) return;
+    await countLostOutcome(deps, tx, current, now);
+  }).catch((error: unknown) => {
+    // The sweep settles the attempt all the same, later.
+    deps.log.warn({ err: error, sessionId, attemptId }, 'could not note a session payment attempt without an answer');
+  });
+}
+
+/**
+ * Pairs an outcome noted from its charge's event, not counted yet, with the place of an attempt whose answer was
+ * lost, under the session's row lock: the place becomes a payment or is given back now, not at the sweep.
+ */
+async function countLostOutcome(deps: SessionDeps, tx: Queryable, current: Session, now: Date): Promise<void> {
+  if (!(await deps.store.hasUncounted(tx, current.clientId, current.id))) return;
+  if (!(await deps.store.takeLostPlace(tx, current.clientId, current.id, now))) return;
+  const outcome = await deps.store.takeUncounted(tx, current.clientId, current.id, now);
+  if (outcome) await countOutcome(deps, tx, current, outcome.state, noted(current, outcome), now, true);
+  else await settleReleased(deps, tx, current, { status: 'error', amount: current.amount, paymentType: '' }, 'paymentFailed', now);
 }
 
 /** Counts a charge's outcome on its session, with the place its attempt held or (heldPlace false) without one. */
@@ -475,7 +539,9 @@ async function noteCharge(deps: SessionDeps, tx: Queryable, clientId: string, se
   // Locked like the answer's transaction locks it, so the two never interleave.
   const session = await deps.store.findById(tx, clientId, sessionId, { forUpdate: true });
   if (!session) return;
-  await deps.store.noteOutcome(tx, { chargeId: data.id, sessionId, clientId, state }, now);
+  if (!(await deps.store.noteOutcome(tx, { chargeId: data.id, sessionId, clientId, state }, now))) return;
+  // The charge of an attempt that got no answer: its place is settled now that the outcome is known.
+  await countLostOutcome(deps, tx, session, now);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { parseSplitRules } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** Persisted statuses. `disabled` exists only in history (expiry by due date or by the payment limit). */
@@ -158,6 +159,11 @@ export function newSession(input: NewSessionInput, now: Date): Session {
   if (input.amount !== undefined && input.amount !== itemsTotal) {
     throw errors.validation('amount must equal the total of the items', [{ field: 'amount', message: `must equal the items total ${itemsTotal}` }]);
   }
+  // The split is checked as a charge's is (each seller once, the shares adding up to the amount): every payment of
+  // the link makes a charge with it, so a split a charge would refuse is never stored.
+  const splitProblems: FieldViolation[] = [];
+  const splitRules = parseSplitRules(input.splitRules, amount, splitProblems);
+  if (splitProblems.length > 0) throw errors.validation(`invalid session: ${splitProblems[0]!.field} ${splitProblems[0]!.message}`, splitProblems);
   const maxPayments = parseMaxPayments(input.maxPayments);
   checkMethodsAgainstMaxPayments(input.paymentMethods, maxPayments);
   return {
@@ -174,7 +180,7 @@ export function newSession(input: NewSessionInput, now: Date): Session {
     status: 'created',
     paymentMethods: input.paymentMethods,
     items: input.items.map((item) => ({ ...item, name: item.name.trim() })),
-    splitRules: input.splitRules,
+    splitRules,
     statementDescriptor: input.statementDescriptor,
     maxPayments,
     paymentCount: 0,
@@ -265,6 +271,57 @@ export function allowedMethod(session: Session, paymentType: string): SessionPay
     throw errors.businessRule('payment_method_not_allowed', `The session does not accept ${paymentType || 'that payment method'}`);
   }
   return method;
+}
+
+/**
+ * The installments of a buyer's payment: the session's method offers up to its `installments` (one when it names
+ * none), and the buyer picks within that offer (0, not given, is one).
+ */
+export function buyerInstallments(method: SessionPaymentMethod, requested: number): number {
+  const offered = Math.max(1, method.installments ?? 1);
+  const installments = requested === 0 ? 1 : requested;
+  if (!Number.isInteger(installments) || installments < 1 || installments > offered) {
+    const message = offered === 1 ? 'must be 1: the session offers no installments' : `must be from 1 to ${offered}: the session offers up to ${offered}`;
+    throw errors.validation(`paymentMethod.installments ${message}`, [{ field: 'paymentMethod.installments', message }]);
+  }
+  return installments;
+}
+
+/** What a buyer pays a session with, as the payment source and customer of its request (empty strings: not given). */
+export interface BuyerSource {
+  customerId: string;
+  sourceType: string;
+  cardId: string;
+  tokenId: string;
+  customerIdOfSource: string;
+}
+
+/**
+ * A session is paid with what its buyer brings: a card typed in (`card` with `card`), or the buyer's own data
+ * (`customer` with `customer`, for Pix or boleto). A session names no customer, so nothing stored by its client
+ * may pay it: no saved card (`cardId`), no token the client made (`tokenId`), no stored customer (`customerId`,
+ * in the source or the request), no wallet. Whoever holds the session's public key (printed by the checkout page)
+ * reaches only this.
+ */
+export function checkBuyerSource(source: BuyerSource): void {
+  const violations: FieldViolation[] = [];
+  const stored = 'must not be given: a session is paid with what its buyer brings, not with what its client stored';
+  if (source.customerId.trim() !== '') violations.push({ field: 'customerId', message: stored });
+  switch (source.sourceType.trim().toLowerCase()) {
+    case 'card':
+      if (source.cardId.trim() !== '') violations.push({ field: 'paymentSource.cardId', message: `${stored}; type the card` });
+      break;
+    case 'token':
+      violations.push({ field: 'paymentSource.tokenId', message: `${stored}; type the card` });
+      break;
+    case 'customer':
+      if (source.customerIdOfSource.trim() !== '') violations.push({ field: 'paymentSource.customerId', message: `${stored}; send customer` });
+      if (source.cardId.trim() !== '') violations.push({ field: 'paymentSource.cardId', message: `${stored}; type the card` });
+      break;
+    default:
+      violations.push({ field: 'paymentSource.sourceType', message: 'must be card (a card typed in) or customer (the buyer, for Pix or boleto)' });
+  }
+  if (violations.length > 0) throw errors.validation(`invalid payment source: ${violations[0]!.field} ${violations[0]!.message}`, violations);
 }
 
 export interface SessionUpdate {

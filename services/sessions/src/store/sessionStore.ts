@@ -147,6 +147,8 @@ export interface SessionStore {
   recordCharge(db: Queryable, charge: { chargeId: string; sessionId: string; clientId: string; state: ChargeHold }, now: Date): Promise<ChargeHold | null>;
   /** Notes the final outcome of a charge no answer has linked yet, uncounted; false when it is linked already. */
   noteOutcome(db: Queryable, charge: { chargeId: string; sessionId: string; clientId: string; state: ChargeHold }, now: Date): Promise<boolean>;
+  /** Whether an outcome of the session was noted and not counted yet. */
+  hasUncounted(db: Queryable, clientId: string, sessionId: string): Promise<boolean>;
   /** Counts the oldest uncounted outcome of a session: its charge and state, or null when there is none. */
   takeUncounted(db: Queryable, clientId: string, sessionId: string, now: Date): Promise<{ chargeId: string; state: ChargeHold } | null>;
   /** Counts the outcomes noted before `before` that nothing counted since (their attempt gave its place back). */
@@ -158,6 +160,18 @@ export interface SessionStore {
   beginAttempt(db: Queryable, attempt: { id: string; clientId: string; sessionId: string; idempotencyKey: string | null }, now: Date): Promise<{ id: string; fresh: boolean }>;
   /** Takes the place away from the attempt; false when it held none any more (settled, or given back by the sweep). */
   takeAttemptPlace(db: Queryable, clientId: string, attemptId: string, now: Date): Promise<boolean>;
+  /**
+   * Notes that the attempt's call to payments got no answer (its charge may exist): it keeps its place until its
+   * charge's outcome arrives. False when it holds no place any more.
+   */
+  markAnswerLost(db: Queryable, clientId: string, attemptId: string, now: Date): Promise<boolean>;
+  /**
+   * Takes the place of the oldest attempt of the session whose answer was lost: a charge outcome its event brought
+   * is counted with it. False when there is none.
+   */
+  takeLostPlace(db: Queryable, clientId: string, sessionId: string, now: Date): Promise<boolean>;
+  /** How many attempts begun after `since` hold a place of the session while they wait for their answer. */
+  attemptsInFlight(db: Queryable, clientId: string, sessionId: string, since: Date): Promise<number>;
   /** Takes the places of attempts that began before `before` and still hold one, oldest first: their sessions. */
   takeStalePlaces(db: Queryable, before: Date, limit: number, now: Date): Promise<Array<{ clientId: string; sessionId: string }>>;
   /** Moves a charge from `from` to `to`; false when it was not in `from` (already settled by another path). */
@@ -307,6 +321,11 @@ export function createSessionStore(): SessionStore {
       return (rowCount ?? 0) > 0;
     },
 
+    async hasUncounted(db, clientId, sessionId) {
+      const { rows } = await db.query('SELECT 1 FROM session_charges WHERE client_id = $1 AND session_id = $2 AND NOT counted LIMIT 1', [clientId, sessionId]);
+      return rows.length > 0;
+    },
+
     async takeUncounted(db, clientId, sessionId, now) {
       const { rows } = await db.query<{ charge_id: string; state: ChargeHold }>(
         `UPDATE session_charges SET counted = true, updated_at = $3
@@ -352,6 +371,33 @@ export function createSessionStore(): SessionStore {
         now,
       ]);
       return (rowCount ?? 0) > 0;
+    },
+
+    async markAnswerLost(db, clientId, attemptId, now) {
+      const { rowCount } = await db.query(
+        'UPDATE session_attempts SET answer_lost = true, updated_at = $3 WHERE id = $1 AND client_id = $2 AND holds_place',
+        [attemptId, clientId, now],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    async takeLostPlace(db, clientId, sessionId, now) {
+      const { rowCount } = await db.query(
+        `UPDATE session_attempts SET holds_place = false, updated_at = $3
+         WHERE id = (SELECT id FROM session_attempts WHERE client_id = $1 AND session_id = $2 AND holds_place AND answer_lost
+                     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)`,
+        [clientId, sessionId, now],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    async attemptsInFlight(db, clientId, sessionId, since) {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM session_attempts
+         WHERE client_id = $1 AND session_id = $2 AND holds_place AND NOT answer_lost AND created_at > $3`,
+        [clientId, sessionId, since],
+      );
+      return rows[0]?.n ?? 0;
     },
 
     async takeStalePlaces(db, before, limit, now) {

@@ -3,7 +3,7 @@ import { payments, type sessions } from '@platform/contracts';
 import { errors, withTransaction } from '@platform/kit';
 import { ManualClock } from '@platform/testkit';
 import type { SessionDeps } from '../../src/app/deps';
-import { ATTEMPT_PLACE_TIMEOUT_MS, releaseStalePlaces } from '../../src/app/sessions';
+import { ATTEMPT_IN_FLIGHT_MS, ATTEMPT_PLACE_TIMEOUT_MS, releaseStalePlaces } from '../../src/app/sessions';
 import { createTestSession, deliverChargeEvent, depsOf, failureOf, type RunningSessions, startSessions } from '../support';
 
 /**
@@ -61,7 +61,7 @@ describe('session payment attempts', () => {
     expect(succeeded).toHaveLength(1);
   });
 
-  it('keeps the place of an attempt whose answer was lost, and counts its charge from the event once the attempt is stale', async () => {
+  it('keeps the place of an attempt whose answer was lost until its charge is known: the event counts it at once', async () => {
     const clientId = randomUUID();
     const session = await newSession(clientId);
     let made: payments.Charge | undefined;
@@ -75,9 +75,9 @@ describe('session payment attempts', () => {
     expect((await failureOf(pay(clientId, session.id))).businessCode).toBe('session_disabled');
     await chargeEvent(clientId, made!, 'authorized');
     await chargeEvent(clientId, made!, 'authorized'); // delivered twice
-    expect(await counts(clientId, session.id)).toEqual({ status: 'created', paymentCount: 0, pendingCount: 1, charges: 1 });
+    expect(await counts(clientId, session.id)).toEqual({ status: 'paid', paymentCount: 1, pendingCount: 0, charges: 1 });
     clock.advance(ATTEMPT_PLACE_TIMEOUT_MS + 1_000);
-    await releaseStalePlaces(deps);
+    expect(await releaseStalePlaces(deps)).toBe(0);
     expect(await counts(clientId, session.id)).toEqual({ status: 'paid', paymentCount: 1, pendingCount: 0, charges: 1 });
     const succeeded = (await running.client.getSessionHistory({ clientId, id: session.id })).items.filter((h) => h.action === 'paymentSucceeded');
     expect(succeeded.map((h) => (h.diff as { chargeId?: string }).chargeId)).toEqual([made!.id]);
@@ -162,8 +162,10 @@ describe('session payment attempts', () => {
       await deps.store.beginAttempt(tx, { id: randomUUID(), clientId, sessionId: session.id, idempotencyKey: null }, clock.now());
       expect(await deps.store.reservePlace(tx, clientId, session.id, clock.now())).not.toBeNull();
     });
+    // Past the time its answer could still come, no buyer waits for it any more.
+    clock.advance(ATTEMPT_IN_FLIGHT_MS + 1_000);
     expect((await failureOf(pay(clientId, session.id))).businessCode).toBe('session_disabled');
-    clock.advance(ATTEMPT_PLACE_TIMEOUT_MS - 1_000);
+    clock.advance(ATTEMPT_PLACE_TIMEOUT_MS - ATTEMPT_IN_FLIGHT_MS - 2_000);
     await releaseStalePlaces(deps);
     expect(await counts(clientId, session.id)).toMatchObject({ pendingCount: 1 });
     clock.advance(2_000);

@@ -34,7 +34,7 @@ function pay(clientId: string, session: sessions.Session, paymentType = 'credit'
   const paymentSource =
     paymentType === 'credit'
       ? payments.PaymentSource.fromPartial({ sourceType: 'card', card: { cardHolderName: holder, cardNumber: '4111111111111111', cardCvv: '123', cardExpirationDate: '12/2030' } })
-      : payments.PaymentSource.fromPartial({ sourceType: 'customer', customerId: randomUUID() });
+      : payments.PaymentSource.fromPartial({ sourceType: 'customer', customer: { name: 'Ana Souza', email: 'ana@example.com' } });
   return running.client.chargeSession({ clientId, id: session.id, customerId: '', paymentMethod: method(paymentType), paymentSource });
 }
 

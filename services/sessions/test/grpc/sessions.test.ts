@@ -125,7 +125,7 @@ describe('sessions over gRPC', () => {
       id: session.id,
       customerId: '',
       paymentMethod: payments.PaymentMethod.fromPartial({ paymentType: 'pix' }),
-      paymentSource: payments.PaymentSource.fromPartial({ sourceType: 'customer', customerId: randomUUID() }),
+      paymentSource: payments.PaymentSource.fromPartial({ sourceType: 'customer', customer: { name: 'Ana Souza', email: 'ana@example.com' } }),
     });
     expect(charge.status).toBe('pending');
     const asked = running.payments.charges.find((c) => c.sessionId === session.id)!;
