@@ -80,6 +80,11 @@ export interface JobSpec {
   payload?: Record<string, unknown>;
   dedupeKey?: string;
   maxAttempts?: number;
+  /**
+   * A named queue: the jobs of one queue run one at a time, in order, on every replica (a job of another queue or of
+   * none is not held up by them). A queue's lock is released with its job's, a dead runner's too.
+   */
+  queue?: string;
   /** The trace the job continues; by default the one of the call that schedules it (none when tracing is off). */
   trace?: TraceCarrier;
 }
@@ -92,13 +97,14 @@ function storedPayload(job: JobSpec): string {
 
 export async function scheduleJob(tx: Queryable, job: JobSpec): Promise<string> {
   const { rows } = await tx.query<{ id: string }>(
-    `SELECT (${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'unsafe_dedupe')).id`,
+    `SELECT (${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'unsafe_dedupe', queue_name => $6)).id`,
     [
       job.kind,
       storedPayload(job),
       job.runAt,
       attemptsLimit(job.maxAttempts),
       job.dedupeKey === undefined ? null : jobKeyOf(job.kind, job.dedupeKey),
+      job.queue ?? null,
     ],
   );
   return String(rows[0]!.id);
@@ -108,8 +114,9 @@ export async function scheduleJob(tx: Queryable, job: JobSpec): Promise<string> 
 export async function scheduleJobs(tx: Queryable, jobs: ReadonlyArray<JobSpec>): Promise<string[]> {
   if (jobs.length === 0) return [];
   const { rows } = await tx.query<{ id: string }>(
-    `SELECT (${JOBS_SCHEMA}.add_job(j.kind, j.payload::json, run_at => j.run_at, max_attempts => j.max_attempts, job_key => j.job_key, job_key_mode => 'unsafe_dedupe')).id
-     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) WITH ORDINALITY AS j(kind, payload, run_at, max_attempts, job_key, n)
+    `SELECT (${JOBS_SCHEMA}.add_job(j.kind, j.payload::json, run_at => j.run_at, max_attempts => j.max_attempts, job_key => j.job_key, job_key_mode => 'unsafe_dedupe',
+                                   queue_name => j.queue_name)).id
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS j(kind, payload, run_at, max_attempts, job_key, queue_name, n)
      ORDER BY j.n`,
     [
       jobs.map((j) => j.kind),
@@ -117,6 +124,7 @@ export async function scheduleJobs(tx: Queryable, jobs: ReadonlyArray<JobSpec>):
       jobs.map((j) => j.runAt),
       jobs.map((j) => attemptsLimit(j.maxAttempts)),
       jobs.map((j) => (j.dedupeKey === undefined ? null : jobKeyOf(j.kind, j.dedupeKey))),
+      jobs.map((j) => j.queue ?? null),
     ],
   );
   return rows.map((r) => String(r.id));

@@ -201,6 +201,42 @@ describe('durable jobs on graphile-worker', () => {
     expect(started.get(id)! - committedAt).toBeLessThan(1000);
   });
 
+  it('runs the jobs of one named queue one at a time, in order, on every runner, and holds up no other job', async () => {
+    const held = new Map<string, () => void>();
+    const started: string[] = [];
+    const handlers = {
+      queued: async (job: Job) => {
+        started.push(String(job.payload.tag));
+        await new Promise<void>((resolve) => held.set(String(job.payload.tag), resolve));
+      },
+    };
+    const a = new JobRunner({ pool, log: silentLog, handlers, concurrency: 4 });
+    const b = new JobRunner({ pool, log: silentLog, handlers, concurrency: 4 });
+    runners.push(a, b);
+    await scheduleJobs(pool, [
+      { kind: 'queued', runAt: past(), payload: { tag: 'q1' }, queue: 'one-at-a-time' },
+      { kind: 'queued', runAt: past(), payload: { tag: 'q2' }, queue: 'one-at-a-time' },
+    ]);
+    await scheduleJob(pool, { kind: 'queued', runAt: past(), payload: { tag: 'q3' }, queue: 'one-at-a-time' });
+    await scheduleJob(pool, { kind: 'queued', runAt: past(), payload: { tag: 'free' } });
+    await Promise.all([a.start(), b.start()]);
+    // Eight workers and four due jobs: the job of no queue and the queue's first run; the queue's next ones wait.
+    await until(() => held.has('q1') && held.has('free'));
+    const waiting = await listJobs(pool, 'queued');
+    expect(waiting.filter((j) => !j.running).map((j) => j.payload.tag)).toEqual(['q2', 'q3']);
+    const { rows } = await pool.query<{ locked: boolean }>(`SELECT locked_at IS NOT NULL AS locked FROM graphile_worker._private_job_queues WHERE queue_name = 'one-at-a-time'`);
+    expect(rows).toEqual([{ locked: true }]);
+    held.get('q1')!();
+    await until(() => held.has('q2'));
+    expect(held.has('q3')).toBe(false);
+    held.get('q2')!();
+    await until(() => held.has('q3'));
+    held.get('q3')!();
+    held.get('free')!();
+    await until(async () => (await listJobs(pool, 'queued')).length === 0);
+    expect(started.filter((tag) => tag !== 'free')).toEqual(['q1', 'q2', 'q3']);
+  });
+
   it('never runs one job twice when two runners share the database', async () => {
     const runs = new Map<string, number>();
     const handlers = {

@@ -44,6 +44,11 @@ export const paymentsConfig = z.object({
   SELLERS_AND_REVIEWS_GRPC_URL: z.string().min(1),
   /** The settings service (host:port), asked for a client's subscription settings (retry policy, statement descriptor). */
   SETTINGS_GRPC_URL: z.string().min(1),
+  /**
+   * Report builds one client may have running at once, on all replicas together; the client's other reports wait,
+   * `created`, in the job queue (the database), and another client's builds are not held up by them.
+   */
+  REPORT_BUILDS_PER_CLIENT: z.coerce.number().int().min(1).max(50).default(2),
 });
 
 export type PaymentsConfig = z.infer<typeof paymentsConfig>;

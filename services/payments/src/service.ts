@@ -48,6 +48,8 @@ export function definePaymentsService(
     clients?: ClientDirectory;
     /** Rows per report page (the product's 100,000 unless a test asks for fewer). */
     reportPageRows?: number;
+    /** Awaited by each report build once its report is `processing` (tests hold builds there). */
+    beforeReportBuild?: (report: { clientId: string; id: string }) => Promise<void>;
     /** Rows per transaction of the vault's re-wrap job (500 unless a test asks for fewer). */
     rewrapBatch?: number;
   } = {},
@@ -112,7 +114,15 @@ export function definePaymentsService(
         settings: options.subscriptionSettings ?? createSubscriptionSettingsPort(settingsClient!),
         charges: chargeDeps,
       };
-      const reportDeps: ReportDeps = { pool, log, clock, merchants: stores.merchants, ...(options.reportPageRows ? { pageRows: options.reportPageRows } : {}) };
+      const reportDeps: ReportDeps = {
+        pool,
+        log,
+        clock,
+        merchants: stores.merchants,
+        buildsPerClient: config.REPORT_BUILDS_PER_CLIENT,
+        ...(options.reportPageRows ? { pageRows: options.reportPageRows } : {}),
+        ...(options.beforeReportBuild ? { beforeBuild: options.beforeReportBuild } : {}),
+      };
       const receiptDeps: ReceiptDeps = { pool, log, clock, charges: stores.charges, merchants: stores.merchants, clients: options.clients ?? createClientDirectory(settingsClient!) };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(

@@ -18,7 +18,9 @@ export function reportRoutes({ payments }: Pick<GatewayClients, 'payments'>): Ro
       path: '/v1/reports',
       operationId: 'createReport',
       summary: 'Ask for a report of charges (CSV)',
-      description: 'A durable job builds it: poll GET /v1/reports/{id} until it is ready (or empty), then download its pages.',
+      description:
+        'A durable job builds it: poll GET /v1/reports/{id} until it is ready (or empty), then download its pages. ' +
+        "A client's builds run at most two at a time by default (the payments service's REPORT_BUILDS_PER_CLIENT); its other reports wait, `created`, in turn, and other clients' reports are not held up by them.",
       tags,
       resource: 'reports',
       body: CreateReportBody,

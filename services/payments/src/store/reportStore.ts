@@ -65,6 +65,12 @@ export const reportStore = {
     ]);
   },
 
+  /** How many reports the client has asked for. */
+  async countOf(db: Queryable, clientId: string): Promise<number> {
+    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM reports WHERE client_id = $1', [clientId]);
+    return rows[0]?.n ?? 0;
+  },
+
   async find(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ReportRecord | null> {
     const { rows } = await db.query<ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [clientId, id]);
     return rows[0] ? toReport(rows[0]) : null;

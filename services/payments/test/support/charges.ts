@@ -41,7 +41,14 @@ export interface RunningCharges {
  */
 export async function startCharges(
   env: Record<string, string> = {},
-  options: { customers?: FakeCustomers; sellers?: FakeSellers; reportPageRows?: number; rewrapBatch?: number; databaseUrl?: string } = {},
+  options: {
+    customers?: FakeCustomers;
+    sellers?: FakeSellers;
+    reportPageRows?: number;
+    beforeReportBuild?: (report: { clientId: string; id: string }) => Promise<void>;
+    rewrapBatch?: number;
+    databaseUrl?: string;
+  } = {},
 ): Promise<RunningCharges> {
   const clock = new ManualClock();
   const customers = options.customers ?? new FakeCustomers({ strict: false });
@@ -54,6 +61,7 @@ export async function startCharges(
       subscriptionSettings,
       clients: new FakeClientDirectory(),
       ...(options.reportPageRows ? { reportPageRows: options.reportPageRows } : {}),
+      ...(options.beforeReportBuild ? { beforeReportBuild: options.beforeReportBuild } : {}),
       ...(options.rewrapBatch ? { rewrapBatch: options.rewrapBatch } : {}),
     }), {
     ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),

@@ -10,8 +10,12 @@ export interface ReportDeps {
   log: Logger;
   clock: Clock;
   merchants: Pick<MerchantStore, 'findMerchant'>;
+  /** Builds one client may have running at once (REPORT_BUILDS_PER_CLIENT). */
+  buildsPerClient: number;
   /** Rows per page; the product's 100,000 unless a test asks for fewer. */
   pageRows?: number;
+  /** Called once a build has marked its report `processing`, before it reads a row: tests hold builds there. */
+  beforeBuild?: (report: { clientId: string; id: string }) => Promise<void>;
 }
 
 /** The durable job that writes a report's pages. */
@@ -40,6 +44,16 @@ async function load(pool: Pool, clientId: string, id: string): Promise<ReportRec
 
 export const CREATE_REPORT_OPERATION = 'reports.create';
 
+/**
+ * The job queue of one of a client's build slots. The jobs of a queue run one at a time (on every replica), so a
+ * client has at most `buildsPerClient` builds running, however many reports it asked for; the others wait in the
+ * database, `created`, and take no memory. Reports go to the slots in turn (the client's count of reports, modulo the
+ * slots): two created at the same instant may share a slot, which only makes them wait for each other.
+ */
+function buildQueue(clientId: string, slot: number): string {
+  return `${BUILD_REPORT_JOB}:${clientId}:${slot}`;
+}
+
 const reportCodec = jsonCodec<ReportRecord>();
 
 /** The same X-Idempotency-Key answers the same report again (its status as it was then: read it with getReport). */
@@ -53,8 +67,9 @@ export async function createReport(deps: ReportDeps, input: { clientId: string }
   const now = deps.clock.now();
   const report: ReportRecord = { id: randomUUID(), clientId, type: parsed.type, status: 'created', fields: parsed.fields, filters: parsed.filters, pagesCount: 0, rowCount: 0, error: null, createdAt: now, updatedAt: now };
   return withIdempotency(deps.pool, { clientId, key: idempotencyKey, operation: CREATE_REPORT_OPERATION, request: input, codec: reportCodec }, async (tx) => {
+    const queue = buildQueue(clientId, (await reportStore.countOf(tx, clientId)) % Math.max(1, deps.buildsPerClient));
     await reportStore.insert(tx, report);
-    await scheduleJob(tx, { kind: BUILD_REPORT_JOB, runAt: now, payload: { clientId, reportId: report.id }, dedupeKey: report.id, maxAttempts: 3 });
+    await scheduleJob(tx, { kind: BUILD_REPORT_JOB, runAt: now, payload: { clientId, reportId: report.id }, dedupeKey: report.id, maxAttempts: 3, queue });
     return report;
   });
 }
@@ -72,6 +87,7 @@ export async function buildReport(deps: ReportDeps, input: { clientId: string; r
   const report = await reportStore.find(deps.pool, input.clientId, input.reportId);
   if (!report || report.status === 'ready' || report.status === 'empty') return;
   await reportStore.setOutcome(deps.pool, { ...report, status: 'processing', updatedAt: deps.clock.now() });
+  await deps.beforeBuild?.({ clientId: report.clientId, id: report.id });
   const pageRows = deps.pageRows ?? PAGE_ROWS;
   try {
     const outcome = await withTransaction(deps.pool, async (tx) => {
