@@ -3,7 +3,7 @@ import { scheduleJob, type Queryable } from '@platform/kit';
 import { capturePosting, refundPosting } from '../domain/ledger';
 import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
-import { applyOffsets, planRefund, refundParts, type OpenReceivable, type RefundOffset, type RefundPart, type RefundRequest } from '../domain/refunds';
+import { planRefundParts, refundParts, type OpenReceivable, type RefundPart, type RefundRequest } from '../domain/refunds';
 import { batchStore } from '../store/batchStore';
 import { ledgerStore, type Receivable } from '../store/ledgerStore';
 import { sellerStore } from '../store/planStore';
@@ -161,16 +161,7 @@ async function offset(tx: Queryable, clientId: string, chargeId: string, kind: '
       installment: r.installment,
     };
   });
-  let left = inputs;
-  const offsets: RefundOffset[] = [];
-  const debitOf = new Map<string | null, number>();
-  for (const part of parts) {
-    const plan = planRefund(part.amount, left, part.perReceiver);
-    offsets.push(...plan.offsets);
-    for (const debit of plan.debits) debitOf.set(debit.receiver, (debitOf.get(debit.receiver) ?? 0) + debit.amount);
-    left = applyOffsets(left, plan.offsets);
-  }
-  const debits = [...debitOf].map(([receiver, amount]) => ({ receiver, amount }));
+  const { offsets, debits } = planRefundParts(parts, inputs);
   const posted = await ledgerStore.post(tx, clientId, refundPosting(reference, kind, offsets, debits), at);
   if (!posted) return;
   for (const debit of debits) {

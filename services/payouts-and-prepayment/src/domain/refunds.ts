@@ -186,3 +186,22 @@ export function refundParts(amount: number, fresh: readonly RefundRequest[]): Re
   if (left > 0) parts.push({ amount: left });
   return parts;
 }
+
+/**
+ * The refund plan of several parts (refundParts) taken one after the other: each part is planned on what the parts
+ * before it left (applyOffsets), so a part with its own split takes exactly its amounts from each receiver and the
+ * others are shared pro rata to what is left. Debits are summed per receiver (in the order they first appear).
+ * Σ offsets.gross + Σ debits.amount = Σ parts.amount.
+ */
+export function planRefundParts(parts: readonly RefundPart[], receivables: OpenReceivable[]): RefundPlan {
+  let left = receivables;
+  const offsets: RefundOffset[] = [];
+  const debitOf = new Map<string | null, number>();
+  for (const part of parts) {
+    const plan = planRefund(part.amount, left, part.perReceiver);
+    offsets.push(...plan.offsets);
+    for (const debit of plan.debits) debitOf.set(debit.receiver, (debitOf.get(debit.receiver) ?? 0) + debit.amount);
+    left = applyOffsets(left, plan.offsets);
+  }
+  return { offsets, debits: [...debitOf].map(([receiver, amount]) => ({ receiver, amount })) };
+}

@@ -16,10 +16,10 @@ import {
   type PostingLine,
 } from '../../src/domain/ledger';
 import { allocate, sum } from '../../src/domain/money';
-import { DEFAULT_FEES, DEFAULT_SETTLEMENT_DAYS, PAYMENT_TYPES, type PaymentType, type Plan } from '../../src/domain/plan';
+import { DEFAULT_FEES, DEFAULT_SETTLEMENT_DAYS, feeRuleFor, MAX_INSTALLMENTS, PAYMENT_TYPES, type PaymentType, type Plan } from '../../src/domain/plan';
 import { prepaymentFee } from '../../src/domain/prepayment';
 import { buildReceivables, type CapturedCharge, type SplitRuleInput } from '../../src/domain/receivables';
-import { applyOffsets, planRefund, type OpenReceivable } from '../../src/domain/refunds';
+import { applyOffsets, planRefund, planRefundParts, refundParts, type OpenReceivable, type RefundRequest } from '../../src/domain/refunds';
 
 /**
  * The whole life of random charges through the ledger: capture, settlements and prepayments on the way, several
@@ -61,7 +61,7 @@ const ruleArb = fc.record({
 const chargeArb = fc
   .record({
     paymentType: fc.constantFrom(...PAYMENT_TYPES),
-    installments: fc.integer({ min: 1, max: 12 }),
+    installments: fc.integer({ min: 1, max: MAX_INSTALLMENTS }),
     amount: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1_000_000_000 })),
     capturedPart: fc.oneof(fc.constant(1), fc.double({ min: 0, max: 1, noNaN: true })),
     rules: fc.array(ruleArb, { maxLength: 5 }),
@@ -269,6 +269,146 @@ describe('the ledger over random charges (properties)', () => {
         },
       ),
       { numRuns: 300, seed: 20260511 },
+    );
+  });
+});
+
+/** A fee of at least one minor unit needs a share of at least this much at the lowest default rate (2.99 %). */
+const SMALLEST_FEE_SHARE = Math.ceil(10_000 / 299);
+
+describe('money properties: fees per installment band, refunds by their own split', () => {
+  it('gives every installment count 1..24 of a credit charge a positive fee under the default plan', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: MAX_INSTALLMENTS }),
+        fc.oneof(fc.integer({ min: SMALLEST_FEE_SHARE, max: 10_000 }), fc.integer({ min: SMALLEST_FEE_SHARE, max: 1_000_000_000 })),
+        fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 3 }),
+        (installments, amount, weights) => {
+          const parts = allocate(amount, [...weights, 1000]);
+          const splitRules: SplitRuleInput[] = weights.map((_, i) => ({ sellerId: SELLERS[i]!, amount: parts[i]! }));
+          const charge: CapturedCharge = { chargeId: 'ch', paymentType: 'credit', installments, amount, capturedAmount: amount, splitRules, capturedAt: new Date('2026-03-02T13:00:00Z') };
+          const drafts = buildReceivables(charge, () => ({ fees: DEFAULT_FEES, settlementDays: DEFAULT_SETTLEMENT_DAYS }), calendar);
+          const rule = feeRuleFor({ fees: DEFAULT_FEES }, 'credit', installments);
+          expect(rule).toBeDefined();
+          expect(rule!.percentage).toBeGreaterThan(0);
+          for (const receiver of new Set(drafts.map((d) => d.receiver))) {
+            const mine = drafts.filter((d) => d.receiver === receiver);
+            const share = sum(mine.map((d) => d.gross));
+            const fee = sum(mine.map((d) => d.fee));
+            expect(fee).toBe(Math.floor((share * rule!.percentage) / 10_000));
+            if (share >= SMALLEST_FEE_SHARE) expect(fee).toBeGreaterThan(0);
+          }
+          // The whole charge to one receiver: its fee is never 0, whatever the number of installments.
+          const whole = buildReceivables({ ...charge, splitRules: [] }, () => ({ fees: DEFAULT_FEES, settlementDays: DEFAULT_SETTLEMENT_DAYS }), calendar);
+          expect(sum(whole.map((d) => d.fee))).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 300, seed: 20261126 },
+    );
+  });
+
+  const refundArb = fc.record({
+    weight: fc.integer({ min: 1, max: 1000 }),
+    bySplit: fc.boolean(),
+    splitWeights: fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 1, maxLength: 6 }),
+  });
+
+  it("takes exactly each refund's stated amounts from each receiver, the rest pro rata, and the ledger still adds up", () => {
+    fc.assert(
+      fc.property(
+        chargeArb,
+        fc.array(refundArb, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: -5, max: 400 }),
+        fc.boolean(),
+        (charge, requests, restWeight, unexplainedWeight, settleUpTo, allSplit) => {
+          const planOf = (): PlanPart => ({ fees: DEFAULT_FEES, settlementDays: DEFAULT_SETTLEMENT_DAYS });
+          const drafts = buildReceivables(charge, planOf, calendar).map((d, i) => ({ ...d, id: `rcv${i}` }));
+          const postings: Posting[] = [capturePosting(charge.chargeId, drafts)];
+          let model: OpenReceivable[] = drafts.map((d) => ({
+            id: d.id,
+            receiver: d.receiver,
+            gross: d.gross,
+            fee: d.fee,
+            net: d.net,
+            settled: false,
+            settlementDate: d.settlementDate,
+            installment: d.installment,
+          }));
+          // Some receivables settled before the refunds: what they cannot give back becomes debits.
+          const settleDate = addDays(brasiliaDate(charge.capturedAt), settleUpTo);
+          for (const m of model) {
+            if (m.settlementDate > settleDate) continue;
+            postings.push(settlementPosting(m.id, m.receiver, m.net));
+            m.settled = true;
+          }
+          const receivers = [...new Set(model.map((m) => m.receiver))];
+          const amounts = allocate(charge.capturedAmount, [...requests.map((r) => r.weight), unexplainedWeight, restWeight]);
+          const refunds: RefundRequest[] = requests.map((r, i) => {
+            const amount = amounts[i]!;
+            const split = allSplit || r.bySplit;
+            const targets = receivers.filter((x): x is string => x !== null);
+            if (!split || targets.length === 0) return { id: `r${i}`, amount, split: null, settledAt: `2026-03-0${i + 1}` };
+            const shares = allocate(
+              amount,
+              targets.map((_, j) => r.splitWeights[j % r.splitWeights.length]!),
+            );
+            return { id: `r${i}`, amount, split: new Map(targets.map((t, j) => [t, shares[j]!])), settledAt: `2026-03-0${i + 1}` };
+          });
+          const unexplained = amounts[requests.length]!;
+          const total = sum(refunds.map((r) => r.amount)) + unexplained;
+          // The requests come in any order; the parts follow the order the refunds were done.
+          const parts = refundParts(total, [...refunds].reverse());
+          expect(sum(parts.map((p) => p.amount))).toBe(total);
+          expect(parts.filter((p) => p.perReceiver).map((p) => p.perReceiver)).toEqual(refunds.filter((r) => r.split && r.amount > 0).map((r) => r.split));
+
+          // Taken one by one, each part with its own split takes exactly its amounts from each receiver.
+          let step = model;
+          for (const part of parts) {
+            const plan = planRefund(part.amount, step, part.perReceiver);
+            if (part.perReceiver) {
+              for (const [receiver, stated] of part.perReceiver) {
+                const taken = sum(plan.offsets.filter((o) => o.receiver === receiver).map((o) => o.gross)) + sum(plan.debits.filter((d) => d.receiver === receiver).map((d) => d.amount));
+                expect(taken).toBe(stated);
+              }
+            }
+            step = applyOffsets(step, plan.offsets);
+          }
+          // All of them in one posting: the same offsets, the debits summed per receiver.
+          const plan = planRefundParts(parts, model);
+          expect(sum(plan.offsets.map((o) => o.gross)) + sum(plan.debits.map((d) => d.amount))).toBe(total);
+          expect(new Set(plan.debits.map((d) => d.receiver)).size).toBe(plan.debits.length);
+          if (allSplit && unexplained === 0 && receivers.some((r) => r !== null)) {
+            for (const receiver of receivers) {
+              const stated = sum(refunds.map((r) => r.split?.get(receiver as string) ?? 0));
+              const taken = sum(plan.offsets.filter((o) => o.receiver === receiver).map((o) => o.gross)) + sum(plan.debits.filter((d) => d.receiver === receiver).map((d) => d.amount));
+              if (receiver !== null) expect(taken).toBe(stated);
+            }
+          }
+          const refund = refundPosting(`refund:${charge.chargeId}:${total}`, 'refund', plan.offsets, plan.debits);
+          expect(isBalanced(refund)).toBe(true);
+          postings.push(refund);
+          model = applyOffsets(model, plan.offsets);
+          expect(model).toEqual(step);
+
+          const all = postings.flatMap((p) => p.lines);
+          expect(sum(all.map((l) => l.amount))).toBe(0);
+          expect(balanceOf(all, ACCOUNTS.clearing)).toBe(total - charge.capturedAmount);
+          expect(balanceOf(all, ACCOUNTS.fees)).toBe(sum(model.map((m) => m.fee)));
+          for (const m of model) {
+            expect(m.net).toBe(m.gross - m.fee);
+            expect(m.net).toBeGreaterThanOrEqual(0);
+            expect(receivableRemaining(all, m.id)).toBe(m.settled ? 0 : m.net);
+          }
+          for (const r of receivers) {
+            expect(balanceOf(all, receivableAccount(r))).toBe(sum(model.filter((m) => m.receiver === r && !m.settled).map((m) => m.net)));
+            const settledNet = sum(drafts.filter((d) => d.receiver === r && model.find((m) => m.id === d.id)!.settled).map((d) => d.net));
+            expect(balanceOf(all, availableAccount(r))).toBe(settledNet - sum(plan.debits.filter((d) => d.receiver === r).map((d) => d.amount)));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 20261127 },
     );
   });
 });
