@@ -452,7 +452,7 @@ describe('POST /v1/charges validation', () => {
       [{ paymentSource: { sourceType: 'customer' } }, [{ field: 'paymentSource.customerId', message: 'is required (or customer)' }]],
       [{ amount: 10.5, currency: 'REAL', capture: 'yes' }, [
         { field: 'amount', message: 'must be a whole number of minor units' },
-        { field: 'currency', message: 'must be an ISO 4217 code' },
+        { field: 'currency', message: 'must be an ISO 4217 code of a currency in circulation (such as BRL)' },
         { field: 'capture', message: 'must be true or false' },
       ]],
       [{ amount: 0 }, [{ field: 'amount', message: 'must be at least 1' }]],

@@ -1,4 +1,17 @@
-import { AMOUNT_MAX, INT32_MAX } from '@platform/api-model';
+import {
+  AMOUNT_MAX,
+  CURRENCY_MESSAGE,
+  DATE_MESSAGE,
+  DATE_RANGE,
+  DATE_RANGE_MESSAGE,
+  DATE_TIME_RANGE_MESSAGE,
+  INT32_MAX,
+  isCurrencyCode,
+  isDateInRange,
+  isInstantInRange,
+  isWebUrl,
+  WEB_URL_MESSAGE,
+} from '@platform/api-model';
 import { z } from '../openapi/zod';
 import { requiredOr } from './validation';
 
@@ -24,12 +37,56 @@ export function amount(message = 'must be a whole number of minor units') {
     .max(AMOUNT_MAX, `must be at most ${AMOUNT_MAX}`);
 }
 
-/** An instant of a body or a query: RFC 3339 with its offset (`Z` or `±hh:mm`), read as a Date. */
+/**
+ * An instant of a body or a query: RFC 3339 with its offset (`Z` or `±hh:mm`), within DATE_TIME_RANGE (0001-01-01 is
+ * a slip, not an instant anyone means), read as a Date. Whether it must be past or future is the service's rule: it
+ * reads its clock.
+ */
 export function dateTime() {
   return z.iso
     .datetime({ offset: true, error: requiredOr('must be an RFC 3339 date-time') })
+    .refine((value) => isInstantInRange(new Date(value)), DATE_TIME_RANGE_MESSAGE)
     .transform((value) => new Date(value))
     .openapi({ type: 'string', format: 'date-time' });
+}
+
+/**
+ * A calendar date (YYYY-MM-DD) of a body or a query: a real one (not 2026-02-30 nor 0000-00-00), from `earliest`
+ * (default DATE_RANGE's) to DATE_RANGE's latest. Kept as its text.
+ */
+export function calendarDate(options: { earliest?: string } = {}) {
+  const earliest = options.earliest ?? DATE_RANGE.earliest;
+  const message = earliest === DATE_RANGE.earliest ? DATE_RANGE_MESSAGE : `must be a date from ${earliest} to ${DATE_RANGE.latest}`;
+  return z.iso
+    .date({ error: requiredOr(DATE_MESSAGE) })
+    .refine((value) => isDateInRange(value) && value >= earliest, message)
+    .openapi({ type: 'string', format: 'date' });
+}
+
+/** The first date a due date may name at the edge; the service refuses one before its today. */
+export const DUE_DATE_EARLIEST = '2000-01-01';
+
+/** A due date (a boleto's): a calendar date from DUE_DATE_EARLIEST on; the service refuses one before its today. */
+export function dueDate() {
+  return calendarDate({ earliest: DUE_DATE_EARLIEST });
+}
+
+/** A currency the platform takes (the ISO 4217 codes of currencies in circulation), any case, read upper case. */
+export function currency() {
+  return z
+    .string({ error: requiredOr('must be a string') })
+    .transform((value) => value.toUpperCase())
+    .refine(isCurrencyCode, CURRENCY_MESSAGE)
+    .openapi({ type: 'string', example: 'BRL', description: 'ISO 4217 code of a currency in circulation' });
+}
+
+/** An http or https URL with a host and without a user name or password, at most `maxLength` characters. */
+export function webUrl(maxLength: number) {
+  return z
+    .string({ error: requiredOr('must be a string') })
+    .max(maxLength, `must be at most ${maxLength} characters`)
+    .refine((value) => isWebUrl(value.trim(), maxLength), WEB_URL_MESSAGE)
+    .openapi({ type: 'string', format: 'uri' });
 }
 
 /** A whole number of a query string (page, limit), read from its text, within INTEGER. */

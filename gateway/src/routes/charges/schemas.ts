@@ -1,5 +1,5 @@
 import { CHARGE_LIMITS, CHARGE_STATUSES } from '@platform/api-model';
-import { amount, commaJoined, int32, queryAmount, queryFlag } from '../../http/fields';
+import { amount, commaJoined, currency, dueDate, int32, queryAmount, queryFlag } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -58,7 +58,7 @@ const PixMethod = z
 const BoletoMethod = z
   .object({
     paymentType: z.literal('boleto'),
-    expiresDate: z.iso.date({ error: requiredOr('must be a date (YYYY-MM-DD)') }).openapi({ description: 'Due date' }),
+    expiresDate: dueDate().openapi({ description: 'Due date: not before today in Brasília', example: '2031-01-15' }),
     instructions: text(500).optional(),
     interest: JsonObject.optional(),
     fine: JsonObject.optional(),
@@ -129,11 +129,7 @@ export const CreateChargeBody = z
   .object({
     merchantId: id,
     amount: minorUnits.openapi({ description: 'Minor units', example: 1000 }),
-    currency: z
-      .string({ error: requiredOr('must be a string') })
-      .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
-      .default('BRL')
-      .openapi({ example: 'BRL' }),
+    currency: currency().default('BRL'),
     orderId: text(CHARGE_LIMITS.orderIdMaxLength).optional(),
     statementDescriptor: text(CHARGE_LIMITS.statementDescriptorMaxLength).optional(),
     description: text(CHARGE_LIMITS.descriptionMaxLength).optional(),

@@ -1,4 +1,4 @@
-import { queryInt32 } from '../../http/fields';
+import { dateTime as instant, queryInt32 } from '../../http/fields';
 import { listSchema } from '../../http/pagination';
 import { z } from '../../openapi/zod';
 
@@ -20,13 +20,13 @@ export const ListReviewsQuery = z.object({
 export const ReviewParams = z.object({ processId: z.string().min(1).max(200) });
 export const SellerReviewParams = z.object({ id: z.string().min(1).max(200) });
 
-const dateTime = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time' });
+const dateTime = instant();
 const raw = z.array(z.string().min(1, 'must not be empty').max(200), { error: 'must be an array of strings' }).max(200, 'must have at most 200 entries');
 
 const opening = {
   reviewType: z.enum(REVIEW_TYPE_VALUES, { error: 'must be acp or aci' }),
-  deadlineAt: dateTime,
-  expiresAt: dateTime.optional().openapi({ description: 'deadlineAt + 5 days when absent' }),
+  deadlineAt: dateTime.openapi({ description: 'In the future' }),
+  expiresAt: dateTime.optional().openapi({ description: 'After deadlineAt; deadlineAt + 5 days when absent' }),
   raw: raw.optional().openapi({ description: 'The provider field list; absent: requestedFieldsPending' }),
 };
 

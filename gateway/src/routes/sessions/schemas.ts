@@ -1,4 +1,4 @@
-import { amount, dateTime as instant, int32 } from '../../http/fields';
+import { amount, currency, dateTime as instant, dueDate, int32 } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -21,7 +21,7 @@ export const SessionPaymentMethodInput = z
     paymentType: z.enum(PAYMENT_TYPES, { error: requiredOr(oneOf(PAYMENT_TYPES)) }),
     installments: int32().min(1, 'must be at least 1').max(24, 'must be at most 24').optional(),
     expiresIn: int32('must be a whole number of seconds').min(1, 'must be at least 1').optional().openapi({ description: 'Pix: seconds until the QR code expires' }),
-    expiresDate: z.iso.date({ error: requiredOr('must be a date (YYYY-MM-DD)') }).optional().openapi({ description: 'Boleto: due date' }),
+    expiresDate: dueDate().optional().openapi({ description: 'Boleto: due date' }),
     instructions: text(500).optional(),
   })
   .openapi('SessionPaymentMethodInput');
@@ -41,10 +41,7 @@ export const CreateSessionBody = z
     name: text(200).optional(),
     orderId: text(200).optional(),
     amount: amount().min(1, 'must be at least 1').optional().openapi({ description: 'The items total when absent; must equal it when given' }),
-    currency: z
-      .string({ error: requiredOr('must be a string') })
-      .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
-      .default('BRL'),
+    currency: currency().default('BRL'),
     capture: flag.optional(),
     dueDate: dateTime.optional().openapi({ type: 'string', format: 'date-time' }),
     isActive: flag.optional(),

@@ -1,4 +1,5 @@
 import { LINK_SETTINGS_FIELDS, LINK_SETTINGS_LIMITS, type LinkSettingsField } from '@platform/api-model';
+import { webUrl } from '../../http/fields';
 import { blankToUndefined } from '../../http/json';
 import { z } from '../../openapi/zod';
 
@@ -15,7 +16,7 @@ export const LinkSettingsBody = z
     errorColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#D93025'),
     successColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#188038'),
     backgroundColor: optionalText(LINK_SETTINGS_LIMITS.colorMaxLength, '#F8F9FA'),
-    companyUrl: optionalText(LINK_SETTINGS_LIMITS.companyUrlMaxLength, 'https://shop.example.com'),
+    companyUrl: z.preprocess(blankToUndefined, webUrl(LINK_SETTINGS_LIMITS.companyUrlMaxLength).optional()).openapi({ example: 'https://shop.example.com' }),
   })
   .openapi('LinkSettingsRequest', { description: 'Empty fields are ignored. A logo is uploaded with multipart/form-data.' });
 

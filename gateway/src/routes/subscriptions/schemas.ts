@@ -6,7 +6,7 @@ import {
   SUBSCRIPTION_SETTINGS_LIMITS as LIMITS,
   SUBSCRIPTION_STATUSES,
 } from '@platform/api-model';
-import { amount, commaJoined, dateTime as instant, int32 } from '../../http/fields';
+import { amount, commaJoined, currency, dateTime as instant, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -142,11 +142,7 @@ export const CreateSubscriptionBody = z
       .max(L.maxSplitRules, `must list at most ${L.maxSplitRules} rules`)
       .optional()
       .openapi({ description: "How each cycle's charge is split, as a charge's splitRules" }),
-    currency: z
-      .string({ error: requiredOr('must be a string') })
-      .regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code')
-      .default('BRL')
-      .openapi({ example: 'BRL' }),
+    currency: currency().default('BRL'),
   })
   .openapi('CreateSubscriptionRequest');
 

@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, CURRENCY_MESSAGE, DATE_RANGE, isCurrencyCode } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 import { isPaymentType, needsCard, PAYMENT_TYPES, RECURRENCES, type ChargePaymentMethod, type PaymentType, type SplitRule } from './charge';
 import { parseSplitRules, type SplitRuleInput } from './splitRules';
@@ -53,13 +53,8 @@ export interface ChargeRequest {
   appInfo?: Record<string, unknown> | undefined;
 }
 
-let currencyCodes: ReadonlySet<string> | undefined;
-
-/** ISO 4217 codes as the runtime's ICU knows them. */
-export function isCurrencyCode(code: string): boolean {
-  currencyCodes ??= new Set(Intl.supportedValuesOf('currency'));
-  return /^[A-Z]{3}$/.test(code) && currencyCodes.has(code);
-}
+/** The currencies the platform takes: the gateway's list (api-model), so both refuse the same codes. */
+export { isCurrencyCode };
 
 /** Where the card of a charge comes from, and who the buyer is. */
 export type NewChargeSource =
@@ -92,7 +87,7 @@ export function parseNewCharge(request: ChargeRequest, now: Date): NewCharge {
   const amount = request.amount;
   if (!Number.isSafeInteger(amount) || amount <= 0) problems.push({ field: 'amount', message: 'must be a positive integer in minor units' });
   const currency = (nonEmpty(request.currency) ?? 'BRL').toUpperCase();
-  if (!isCurrencyCode(currency)) problems.push({ field: 'currency', message: 'must be an ISO 4217 currency code' });
+  if (!isCurrencyCode(currency)) problems.push({ field: 'currency', message: CURRENCY_MESSAGE });
 
   const orderId = nonEmpty(request.orderId) ?? null;
   const { orderIdMaxLength, statementDescriptorMaxLength, descriptionMaxLength, maxInstallments: MAX_INSTALLMENTS } = CHARGE_LIMITS;
@@ -148,6 +143,7 @@ export function parseNewCharge(request: ChargeRequest, now: Date): NewCharge {
       const expiresDate = nonEmpty(method.expiresDate) ?? '';
       if (!isCalendarDate(expiresDate)) problems.push({ field: 'paymentMethod.expiresDate', message: 'must be a date (YYYY-MM-DD)' });
       else if (expiresDate < brazilDate(now)) problems.push({ field: 'paymentMethod.expiresDate', message: 'must not be in the past' });
+      else if (expiresDate > DATE_RANGE.latest) problems.push({ field: 'paymentMethod.expiresDate', message: `must be at most ${DATE_RANGE.latest}` });
       paymentMethod.expiresDate = expiresDate;
       const instructions = nonEmpty(method.instructions);
       if (instructions) paymentMethod.instructions = instructions;

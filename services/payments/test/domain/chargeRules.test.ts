@@ -89,6 +89,19 @@ describe('parseNewCharge', () => {
     expect(fields(errorOf(() => parseNewCharge(request({ currency: 'XYZ' }), NOW)))).toEqual(['currency']);
   });
 
+  it('refuses the ISO 4217 codes of no currency in circulation (XXX, XTS, XAU, XDR), as the gateway does', () => {
+    for (const currency of ['XXX', 'XTS', 'XAU', 'XDR']) expect(fields(errorOf(() => parseNewCharge(request({ currency }), NOW)))).toEqual(['currency']);
+    expect(parseNewCharge(request({ currency: 'xof' }), NOW).currency).toBe('XOF');
+  });
+
+  it('refuses a boleto due date past the last date the platform takes', () => {
+    const boleto = (expiresDate: string) => request({ paymentMethod: method({ paymentType: 'boleto', expiresDate }) });
+    const due = (day: string) => errorOf(() => parseNewCharge(boleto(day), NOW)).details?.filter((d) => d.field === 'paymentMethod.expiresDate');
+    expect(due('3000-01-01')).toEqual([{ field: 'paymentMethod.expiresDate', message: 'must be at most 2099-12-31' }]);
+    expect(due('0000-00-00')).toEqual([{ field: 'paymentMethod.expiresDate', message: 'must be a date (YYYY-MM-DD)' }]);
+    expect(due('1900-01-01')).toEqual([{ field: 'paymentMethod.expiresDate', message: 'must not be in the past' }]);
+  });
+
   it('refuses an amount of zero or below', () => {
     expect(fields(errorOf(() => parseNewCharge(request({ amount: 0 }), NOW)))).toEqual(['amount']);
     expect(fields(errorOf(() => parseNewCharge(request({ amount: -5 }), NOW)))).toEqual(['amount']);
