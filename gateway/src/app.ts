@@ -30,6 +30,7 @@ import { sellerRoutes } from './routes/sellers/routes';
 import { payoutsAndPrepaymentRoutes } from './routes/payouts-and-prepayment/routes';
 import { receiptRoutes } from './routes/receipts/routes';
 import { reportRoutes } from './routes/reports/routes';
+import { sandboxDocumentRoutes } from './routes/sandbox-documents/routes';
 // `npm run new-service` adds the import of a new service's routes above this line.
 
 export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
@@ -68,6 +69,7 @@ export function gatewayRoutes(clients: GatewayClients, config: Pick<AppConfig, '
     ...payoutsAndPrepaymentRoutes(clients),
     ...reportRoutes(clients),
     ...receiptRoutes({ payments: clients.payments, publicUrl: config.PUBLIC_URL }),
+    ...sandboxDocumentRoutes(clients),
     // `npm run new-service` adds a new service's routes above this line.
   ];
 }

@@ -5,6 +5,7 @@ import { createCharge } from '../app/charges/createCharge';
 import type { ChargeDeps } from '../app/charges/deps';
 import { getCharge } from '../app/charges/getCharge';
 import { listCharges } from '../app/charges/listCharges';
+import { getSandboxDocument } from '../app/charges/sandboxDocument';
 import { setAntifraudStatus } from '../app/charges/setAntifraudStatus';
 import { setSandboxChargeStatus } from '../app/charges/setSandboxChargeStatus';
 import { setupThreeDS } from '../app/charges/setupThreeDS';
@@ -19,7 +20,8 @@ type ChargeRpc =
   | 'voidCharge'
   | 'setSandboxChargeStatus'
   | 'setAntifraudStatus'
-  | 'setupThreeDs';
+  | 'setupThreeDs'
+  | 'getSandboxPaymentDocument';
 
 export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
   return {
@@ -34,5 +36,6 @@ export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof paym
     setSandboxChargeStatus: async (request, call) => toChargeMessage(await setSandboxChargeStatus(ctx, request, call.idempotencyKey)),
     setAntifraudStatus: async (request, call) => toChargeMessage(await setAntifraudStatus(ctx, request, call.idempotencyKey)),
     setupThreeDs: async (request, call) => setupThreeDS(ctx, request, call.idempotencyKey),
+    getSandboxPaymentDocument: async (request) => getSandboxDocument(ctx, request),
   };
 }

@@ -201,6 +201,11 @@ export interface ChargeStore {
   /** Whether any client has a charge with this id. */
   idTaken(db: Queryable, id: string): Promise<boolean>;
   insertThreeDSSetup(db: Queryable, setup: ThreeDSSetupRow): Promise<void>;
+  /**
+   * The Pix payload or boleto barcode of the charge whose SANDBOX authorization has this transaction id, of any
+   * client: the id is random and known only from that client's charge, so it is the key (the image URL holds it).
+   */
+  sandboxDocument(db: Queryable, transactionId: string, paymentType: 'pix' | 'boleto'): Promise<string | null>;
 }
 
 async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]): Promise<Map<string, TransactionRequestRecord[]>> {
@@ -425,6 +430,19 @@ export function createChargeStore(): ChargeStore {
     async idTaken(db, id) {
       const { rows } = await db.query('SELECT 1 FROM charges WHERE id = $1', [id]);
       return rows.length > 0;
+    },
+
+    async sandboxDocument(db, transactionId, paymentType) {
+      const { rows } = await db.query<{ data: string | null }>(
+        `SELECT c.payment_method->>(CASE c.payment_type WHEN 'pix' THEN 'qrCodeData' ELSE 'barcodeData' END) AS data
+           FROM transaction_requests t
+           JOIN charges c ON c.id = t.charge_id AND c.client_id = t.client_id
+          WHERE t.transaction_id = $1 AND t.provider_type = 'SANDBOX' AND t.request_type = 'authorization'
+            AND c.payment_type = $2 AND c.provider_type = 'SANDBOX'
+          LIMIT 1`,
+        [transactionId, paymentType],
+      );
+      return rows[0]?.data || null;
     },
 
     async insertThreeDSSetup(db, s) {
