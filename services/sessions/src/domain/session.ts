@@ -1,4 +1,4 @@
-import { parseSplitRules } from '@platform/api-model';
+import { brazilDate, CURRENCY_MESSAGE, DATE_MESSAGE, DATE_RANGE, DATE_TIME_RANGE_MESSAGE, isCalendarDate, isCurrencyCode, isInstantInRange, parseSplitRules } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** Persisted statuses. `disabled` exists only in history (expiry by due date or by the payment limit). */
@@ -134,6 +134,14 @@ export interface NewSessionInput {
   statementDescriptor: string;
 }
 
+/** What is wrong with a boleto's due date (YYYY-MM-DD), as payments would refuse it for the charge: none when it is fine. */
+function dueDateProblem(day: string, now: Date): string | undefined {
+  if (!isCalendarDate(day)) return DATE_MESSAGE;
+  if (day < brazilDate(now)) return 'must not be in the past';
+  if (day > DATE_RANGE.latest) return `must be at most ${DATE_RANGE.latest}`;
+  return undefined;
+}
+
 /** A new session from a create request: the rules of the description, checked before anything is stored. */
 export function newSession(input: NewSessionInput, now: Date): Session {
   const violations: FieldViolation[] = [];
@@ -151,6 +159,13 @@ export function newSession(input: NewSessionInput, now: Date): Session {
     if (!Number.isInteger(item.quantity) || item.quantity < 1) violations.push({ field: `items[${i}].quantity`, message: 'must be a positive integer' });
   });
   if (input.dueDate && input.dueDate.getTime() <= now.getTime()) violations.push({ field: 'dueDate', message: 'must be in the future' });
+  else if (input.dueDate && !isInstantInRange(input.dueDate)) violations.push({ field: 'dueDate', message: DATE_TIME_RANGE_MESSAGE });
+  const currency = (input.currency || 'BRL').toUpperCase();
+  if (!isCurrencyCode(currency)) violations.push({ field: 'currency', message: CURRENCY_MESSAGE });
+  input.paymentMethods.forEach((m, i) => {
+    const problem = m.expiresDate ? dueDateProblem(m.expiresDate, now) : undefined;
+    if (problem) violations.push({ field: `paymentMethods[${i}].expiresDate`, message: problem });
+  });
   if (violations.length > 0) throw errors.validation(`invalid session: ${violations[0]!.field} ${violations[0]!.message}`, violations);
 
   const itemsTotal = input.items.reduce((sum, item) => sum + item.unitPrice * item.quantity, 0);
@@ -173,7 +188,7 @@ export function newSession(input: NewSessionInput, now: Date): Session {
     name: input.name,
     orderId: input.orderId,
     amount,
-    currency: input.currency || 'BRL',
+    currency,
     capture: input.capture ?? null,
     dueDate: input.dueDate ?? null,
     isActive: input.isActive ?? true,

@@ -51,6 +51,27 @@ describe('session rules', () => {
     expect(codeOf(() => newSession({ ...base, maxPayments: 100_000 }, now))).toBe('validation');
   });
 
+  it('refuses a currency not in circulation and a boleto due date that is no date, is before today in Brasília or past 2099, as the gateway does', () => {
+    const fieldsOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (error) {
+        return (error as AppError).details?.map((d) => `${d.field}: ${d.message}`);
+      }
+      return undefined;
+    };
+    expect(fieldsOf(() => newSession({ ...base, currency: 'XXX' }, now))).toEqual(['currency: must be an ISO 4217 code of a currency in circulation (such as BRL)']);
+    expect(newSession({ ...base, currency: 'usd' }, now).currency).toBe('USD');
+    const boleto = (expiresDate: string) => ({ ...base, paymentMethods: [{ paymentType: 'credit' as const }, { paymentType: 'boleto' as const, expiresDate }] });
+    expect(fieldsOf(() => newSession(boleto('1900-01-01'), now))).toEqual(['paymentMethods[1].expiresDate: must not be in the past']);
+    expect(fieldsOf(() => newSession(boleto('2026-04-30'), now))).toEqual(['paymentMethods[1].expiresDate: must not be in the past']);
+    expect(fieldsOf(() => newSession(boleto('0000-00-00'), now))).toEqual(['paymentMethods[1].expiresDate: must be a date (YYYY-MM-DD)']);
+    expect(fieldsOf(() => newSession(boleto('2026-02-30'), now))).toEqual(['paymentMethods[1].expiresDate: must be a date (YYYY-MM-DD)']);
+    expect(fieldsOf(() => newSession(boleto('3000-01-01'), now))).toEqual(['paymentMethods[1].expiresDate: must be at most 2099-12-31']);
+    // Today in Brasília is still 2026-05-01 at 02:00 UTC the next day.
+    expect(newSession(boleto('2026-05-01'), new Date('2026-05-02T02:00:00.000Z')).paymentMethods[1]).toMatchObject({ expiresDate: '2026-05-01' });
+  });
+
   it.each(['pix', 'boleto'] as const)('refuses %s with a finite maxPayments above 1, accepts it unlimited or 1:1', (paymentType) => {
     const methods = [{ paymentType }];
     expect(codeOf(() => newSession({ ...base, paymentMethods: methods, maxPayments: 2 }, now))).toBe('pix_boleto_multiple_payments_not_allowed');
