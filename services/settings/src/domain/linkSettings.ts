@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { LINK_SETTINGS_COLOR_FIELDS, LINK_SETTINGS_FIELDS, LINK_SETTINGS_LIMITS, type LinkSettingsField } from '@platform/api-model';
+import {
+  isWebUrl as isSharedWebUrl,
+  LINK_SETTINGS_COLOR_FIELDS,
+  LINK_SETTINGS_FIELDS,
+  LINK_SETTINGS_LIMITS,
+  WEB_URL_MESSAGE,
+  type LinkSettingsField,
+} from '@platform/api-model';
 import type { FieldViolation } from '@platform/kit';
 import { invalid } from './validation';
 
@@ -26,14 +33,9 @@ export function isColor(value: string): boolean {
   return value.length <= LINK_SETTINGS_LIMITS.colorMaxLength && COLOR.test(value);
 }
 
+/** An http or https URL with a host and no user name or password, as the gateway checks it (api-model). */
 export function isWebUrl(value: string): boolean {
-  if (value.length > MAX_URL_LENGTH) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
+  return isSharedWebUrl(value, MAX_URL_LENGTH);
 }
 
 /**
@@ -47,7 +49,7 @@ export function effectiveFields(input: Partial<Record<LinkSettingsField, string 
     const value = input[field]?.trim();
     if (!value) continue;
     if (field === 'companyUrl') {
-      if (!isWebUrl(value)) problems.push({ field, message: 'must be an http or https URL' });
+      if (!isWebUrl(value)) problems.push({ field, message: WEB_URL_MESSAGE });
     } else if (!isColor(value)) {
       problems.push({ field, message: 'must be a color as #RGB, #RRGGBB or #RRGGBBAA' });
     }

@@ -11,6 +11,15 @@ describe('link settings fields', () => {
     (url) => expect(isWebUrl(url)).toBe(false),
   );
 
+  it.each(['https://user:pass@shop.example.com', 'https://user@shop.example.com/', 'http://:secret@shop.example.com'])(
+    'refuses the URL %p: it carries credentials, as the gateway refuses it',
+    async (companyUrl) => {
+      expect(isWebUrl(companyUrl)).toBe(false);
+      const error = await failure(() => effectiveFields({ companyUrl }));
+      expect(error.details).toEqual([{ field: 'companyUrl', message: 'must be an http or https URL without a user name or password' }]);
+    },
+  );
+
   it('ignores absent, empty and blank values', () => {
     const values = effectiveFields({ mainColor: '', secondaryColor: '   ', errorColor: undefined, successColor: '#0f0' });
     expect(values).toEqual({ successColor: '#0f0' });
