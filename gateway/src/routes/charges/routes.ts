@@ -106,7 +106,10 @@ export function chargeRoutes({ payments }: { payments: PaymentsClient }): RouteD
       path: '/v1/charges/{id}/void',
       operationId: 'voidCharge',
       summary: 'Void a charge, or refund it (partially with amount)',
-      description: 'Refunds never exceed what was captured, even when two arrive at once.',
+      description:
+        'Refunds never exceed what was captured, even when two arrive at once. A refund with `splitRules` takes those amounts from its sellers: ' +
+        'each must be a receiver of the charge, the amounts add up to the refund, and none takes more than the seller still holds of the charge ' +
+        '(its share of the capture less earlier refunds, those still being asked included): 422 `refund_split_exceeds_receiver_share`, and nothing is refunded.',
       tags,
       resource: 'charges',
       params: ChargeParams,

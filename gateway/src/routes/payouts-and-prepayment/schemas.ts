@@ -167,6 +167,9 @@ export const PlanFeeInput = z
   })
   .openapi('PlanFeeInput');
 
+/** What a plan's fee table must price (the service refuses a gap); the default plan's credit bands run to 24 installments. */
+const PLAN_FEES_COVER = `together they price every installment count a charge accepts (credit 1 to ${L.installmentsMax}, the other types 1): a table with a gap is refused with 400, a detail naming each gap (\`no fee covers credit in 13 to 24 installments\`)`;
+
 /** The fee table: at most one fee for a payment type and an installment count. */
 const fees = z
   .array(PlanFeeInput, { error: requiredOr('must be an array') })
@@ -195,7 +198,7 @@ export const CreatePlanBody = z
   .object({
     name: planName,
     isDefault: z.boolean({ error: requiredOr('must be true or false') }).optional().openapi({ description: 'true: this plan becomes the default one' }),
-    fees: fees.optional().openapi({ description: 'Fees by payment type and installments; absent: none' }),
+    fees: fees.optional().openapi({ description: `Fees by payment type and installments; ${PLAN_FEES_COVER}. Absent or empty: the default plan's fees` }),
     settlementDays: SettlementDaysInput.optional(),
     prepaymentMonthlyRate: monthlyRate.optional(),
   })
@@ -208,7 +211,7 @@ export const UpdatePlanBody = z
       .literal(true, { error: requiredOr('must be true: a plan stops being the default only when another becomes it') })
       .optional()
       .openapi({ description: 'Only true: the default moves to this plan' }),
-    fees: fees.optional().openapi({ description: "When given, replaces every fee of the plan" }),
+    fees: fees.optional().openapi({ description: `When given, replaces every fee of the plan; ${PLAN_FEES_COVER}` }),
     settlementDays: SettlementDaysInput.optional(),
     prepaymentMonthlyRate: monthlyRate.optional(),
   })
