@@ -59,6 +59,11 @@ export interface CallContext {
   idempotencyKey?: string;
   metadata: Metadata;
   log: Logger;
+  /**
+   * Aborted when the caller is gone: it cancelled the call or its deadline passed. Long work checks it between its
+   * steps, so that it does not go on unseen after its answer can no longer be heard.
+   */
+  signal: AbortSignal;
 }
 
 export type Handler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
@@ -120,19 +125,22 @@ export function implement<S extends ServiceDefinition>(definition: S, handlers: 
   for (const name of Object.keys(definition) as Array<keyof S & string>) {
     const handler = handlers[name];
     const method = definition[name]!;
-    const contextOf = (metadata: Metadata): CallContext => {
+    const contextOf = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext => {
+      const { metadata } = call;
       const requestId = firstString(metadata, METADATA.requestId) ?? randomUUID();
-      return { requestId, idempotencyKey: firstString(metadata, METADATA.idempotencyKey), metadata, log: log.child({ requestId, rpc: method.path }) };
+      const gone = new AbortController();
+      call.once('cancelled', () => gone.abort());
+      return { requestId, idempotencyKey: firstString(metadata, METADATA.idempotencyKey), metadata, log: log.child({ requestId, rpc: method.path }), signal: gone.signal };
     };
     if (method.responseStream) {
       implementation[name] = (call: ServerWritableStream<unknown, unknown>) => {
-        const context = contextOf(call.metadata);
+        const context = contextOf(call);
         void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context, method.path);
       };
       continue;
     }
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const context = contextOf(call.metadata);
+      const context = contextOf(call);
       const started = performance.now();
       (handler as Handler<unknown, unknown>)(call.request as RequestOf<S[typeof name]>, context).then(
         (response) => {

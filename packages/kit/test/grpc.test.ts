@@ -11,6 +11,7 @@ describe('gRPC bootstrap', () => {
   let server: RunningGrpcServer;
   let client: ReturnType<typeof createPromiseClient<typeof def>>;
   const seen: CallContext[] = [];
+  let callerGone: () => void = () => undefined;
 
   beforeAll(async () => {
     const customer = (id: string): customers.Customer => ({ id, clientId: 'c', name: 'Ana', email: 'a@x.io', phoneNumber: '', createdAt: new Date('2026-01-02T03:04:05.678Z') });
@@ -29,7 +30,14 @@ describe('gRPC bootstrap', () => {
           return customer(req.id);
         },
         listCustomers: async () => ({ items: [], meta: undefined }),
-        updateCustomer: async (req) => customer(req.id),
+        updateCustomer: async (req, ctx) => {
+          if (req.id === 'slow') {
+            // Works until the caller is gone, then says so.
+            await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+            callerGone();
+          }
+          return customer(req.id);
+        },
         deleteCustomer: async (req) => customer(req.id),
         addCustomerCard: async () => ({}),
         listCustomerCards: async () => ({ items: [], meta: undefined }),
@@ -59,6 +67,15 @@ describe('gRPC bootstrap', () => {
   it('passes the idempotency key and request id as metadata', async () => {
     await client.createCustomer({ clientId: 'c', name: 'Ana', email: 'a@x.io', phoneNumber: '', force: false }, { idempotencyKey: 'idem-1', requestId: 'req-1' });
     expect(seen.at(-1)).toMatchObject({ idempotencyKey: 'idem-1', requestId: 'req-1' });
+  });
+
+  it("tells a handler when its caller is gone (its deadline passed), so long work can stop", async () => {
+    const stopped = new Promise<void>((resolve) => (callerGone = resolve));
+    const answer = client.updateCustomer({ clientId: 'c', id: 'slow', name: 'Ana' }, { deadlineMs: 200 });
+    await expect(answer).rejects.toMatchObject({ kind: 'unavailable' });
+    // Resolves only once the handler's signal was aborted.
+    await stopped;
+    expect(seen.every((ctx) => ctx.signal instanceof AbortSignal)).toBe(true);
   });
 
   it('delivers each error kind with its keys and details to the caller', async () => {

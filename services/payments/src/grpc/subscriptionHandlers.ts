@@ -82,9 +82,9 @@ export function createSubscriptionHandlers(deps: SubscriptionDeps): Pick<Handler
       return { items: items.map(toCycleMessage), meta };
     },
     getSubscriptionCycle: async (r) => toCycleMessage(await getCycle(deps, { clientId: r.clientId, subscriptionId: r.subscriptionId, id: r.id })),
-    advanceSubscription: async (r) => {
+    advanceSubscription: async (r, ctx) => {
       if (!r.to) throw errors.validation('to is required', [{ field: 'to', message: 'is required (RFC 3339)' }]);
-      return toMessage(await advanceSubscription(deps, { clientId: r.clientId, id: r.id, to: r.to }));
+      return toMessage(await advanceSubscription(deps, { clientId: r.clientId, id: r.id, to: r.to, signal: ctx.signal }));
     },
   };
 }

@@ -196,9 +196,10 @@ export function cyclesToBill(subscription: SubscriptionRecord, to: Date, limit: 
  * Sandbox: every attempt of the subscription due up to `to`, in order, each as of its own time, as if the clock had
  * moved there; cycles opened on the way are billed too when they fall before `to`. Run twice, the second run bills
  * nothing more. One call bills at most MAX_ADVANCE_CYCLES cycles (a further `to` is refused before anything runs),
- * and one advance of a subscription runs at a time: a second one meanwhile answers 409.
+ * one advance of a subscription runs at a time (a second one meanwhile answers 409), and an advance whose caller is
+ * gone (`signal`) stops after the attempt it is making.
  */
-export async function advanceSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string; to: Date }): Promise<SubscriptionView> {
+export async function advanceSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string; to: Date; signal?: AbortSignal }): Promise<SubscriptionView> {
   const clientId = requireClientId(input.clientId);
   const { subscription } = await getSubscription(deps, { clientId, id: input.id });
   if (Number.isNaN(input.to.getTime())) throw errors.validation('to must be an RFC 3339 date-time', [{ field: 'to', message: 'must be an RFC 3339 date-time' }]);
@@ -219,6 +220,12 @@ export async function advanceSubscription(deps: SubscriptionDeps, input: { clien
     for (let step = 0; step < cycles * MAX_ATTEMPTS_PER_CYCLE; step += 1) {
       const [due] = await subscriptionStore.dueCycles(deps.pool, clientId, subscription.id, input.to);
       if (!due) break;
+      if (input.signal?.aborted) {
+        // The caller is gone (it gave up, or its deadline passed): what is billed stays, each attempt whole, and the
+        // rest waits for the next advance or its jobs.
+        deps.log.warn({ clientId, subscriptionId: subscription.id, attempts: step }, 'sandbox advance stopped: its caller is gone');
+        throw errors.unavailable('The caller went away; the advance stopped after its last whole attempt');
+      }
       const before = `${due.id}:${due.attempts.length}:${due.status}`;
       await billCycle(deps, { clientId, cycleId: due.id, asOf: due.nextAttemptAt! });
       const after = await subscriptionStore.findCycle(deps.pool, clientId, due.id);
