@@ -264,6 +264,42 @@ describe('cross-client access: nothing of one client is reachable by another', (
     expect(duplicate.body.error.key).toBe('webhook_endpoint_exists');
   });
 
+  it("a session's public key pays with none of the client's saved cards, tokens or customers, nor with another client's", async () => {
+    const session = (await as<{ publicKey: string }>(a, 'GET', `/v1/sessions/${aIds.session}`)).body;
+    const buyerKey = { clientId: a.clientId, apiKey: session.publicKey };
+    const credit = { paymentType: 'credit', installments: 1 };
+    const typed = { sourceType: 'card', card: inlineCard() };
+    const bodies: Array<[string, Json]> = [];
+    for (const [who, ids] of [['A', aIds], ['B', bIds]] as const) {
+      bodies.push(
+        [`${who}.card`, { paymentMethod: credit, paymentSource: { sourceType: 'card', cardId: ids.card } }],
+        [`${who}.token`, { paymentMethod: credit, paymentSource: { sourceType: 'token', tokenId: ids.token } }],
+        [`${who}.customer`, { customerId: ids.customer, paymentMethod: credit, paymentSource: typed }],
+        [`${who}.customer card`, { paymentMethod: credit, paymentSource: { sourceType: 'customer', customerId: ids.customer, cardId: ids.card } }],
+      );
+    }
+    const answers = [];
+    for (const [label, body] of bodies) {
+      const answer = await api<Json>('POST', `/v1/sessions/${aIds.session}/charge`, { auth: buyerKey, body });
+      answers.push([label, answer.status, /Ana Souza|first6|last4/.test(JSON.stringify(answer.body))]);
+    }
+    expect(answers).toEqual(bodies.map(([label]) => [label, 400, false]));
+    const after = (await as<{ multiplePayments: Json }>(a, 'GET', `/v1/sessions/${aIds.session}`)).body;
+    expect(after.multiplePayments).toMatchObject({ paymentCount: 0, pendingCount: 0 });
+  });
+
+  it("does not lend a sandbox client's private webhook target to a live client", async () => {
+    const sandbox = await createClient(platform.gatewayUrl, platform.adminToken, 'Sandbox');
+    const created = await api<Credentials>('POST', '/admin/v1/clients', { body: { name: 'Live', environment: 'live' }, headers: { 'x-admin-token': platform.adminToken } });
+    expect(created.status).toBe(201);
+    const live = { clientId: created.body.clientId, apiKey: created.body.apiKey };
+    const endpoint = `${receiverUrl}/private-${randomUUID()}`;
+    expect((await as(sandbox, 'POST', '/v1/webhooks', { event: '*', endpoint })).status).toBe(201);
+    const refused = await as<{ error: { details: Array<{ field: string }> } }>(live, 'POST', '/v1/webhooks', { event: '*', endpoint });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.map((d) => d.field)).toEqual(['endpoint']);
+  });
+
   it("answers every client route with B's ids as not found (or refused earlier), changes none of B's resources and stores none of B's ids for A", async () => {
     const before = await snapshotOfB();
     const document = (await api<OpenApi>('GET', '/v1/openapi.json')).body;

@@ -251,6 +251,7 @@
       return 'Please check your details.' + (details.length ? ' (' + details.join('; ') + ')' : '');
     }
     if (status === 429) return 'Too many attempts. Please wait a moment and try again.';
+    if (status === 409 && error.key === 'session_payments_in_progress') return 'Other payments of this order are being processed. Please try again in a moment.';
     if (status === 409) return 'Your payment is still being processed. Please wait a moment.';
     return 'We could not complete the payment right now. Nothing was charged; please try again.';
   }

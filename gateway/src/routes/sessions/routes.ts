@@ -42,7 +42,9 @@ export function sessionsRoutes({
       path: '/v1/sessions',
       operationId: 'createSession',
       summary: 'Create a session (payment link)',
-      description: 'Without maxPayments the session is paid once (1:1). Pix or boleto with a finite maxPayments above 1: 422 pix_boleto_multiple_payments_not_allowed.',
+      description:
+        'Without maxPayments the session is paid once (1:1). Pix or boleto with a finite maxPayments above 1: 422 pix_boleto_multiple_payments_not_allowed. ' +
+        "splitRules are checked as a charge's: each seller once, the shares adding up exactly to the amount (400 otherwise).",
       tags,
       resource: 'sessions',
       body: CreateSessionBody,
@@ -120,7 +122,13 @@ export function sessionsRoutes({
       operationId: 'chargeSession',
       summary: "Pay a session (the buyer's charge)",
       description:
-        'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods. ' +
+        'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods ' +
+        'and the installments within its offer (up to the method installments, 1 when it names none; more is 400 on paymentMethod.installments). ' +
+        'A session is paid with what its buyer brings: a card typed in (sourceType card with card), or the buyer data for Pix or boleto ' +
+        '(sourceType customer with customer). A saved card (cardId), a token, a stored customer (customerId, in the body or the source) or a wallet ' +
+        'is refused (400 naming the field), whatever key is used. ' +
+        'While every place of a 1:N session is held by payments still waiting for their answer, the buyer waits for them; ' +
+        '409 session_payments_in_progress when they are still at work after a few seconds (try again). ' +
         'Send an X-Idempotency-Key per payment attempt: a retry with it answers with the charge the first try made and takes no second place.',
       tags,
       resource: 'sessionKey',
