@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
 import { errors, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type JobHandler, type PageMeta, type Queryable } from '@platform/kit';
 import { onlyDigits } from '../domain/documents';
-import { canStep, defaultExpiry, REVIEW_STATUSES, REVIEW_TYPES, stepReview, validateSubmission, type Review, type ReviewStatus, type ReviewType } from '../domain/review';
+import { canStep, defaultExpiry, openingDatesProblems, REVIEW_STATUSES, REVIEW_TYPES, stepReview, validateSubmission, type Review, type ReviewStatus, type ReviewType } from '../domain/review';
 import { nextSellerStatus, sellerDocuments, type JsonObject, type Seller } from '../domain/seller';
 import { translateRawFields } from '../domain/vocabulary';
 import { recordReviewEvent, REVIEW_EVENTS, type ReviewEventType } from '../events/reviewEvents';
@@ -59,10 +59,9 @@ export async function openReview(deps: ReviewDeps, request: contracts.OpenRegist
   }
   const deadlineAt = request.deadlineAt;
   if (!deadlineAt) throw errors.validation('deadlineAt is required', [{ field: 'deadlineAt', message: 'is required' }]);
+  const problems = openingDatesProblems(deadlineAt, request.expiresAt, deps.clock.now());
+  if (problems.length > 0) throw errors.validation(`invalid opening: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, problems);
   const expiresAt = request.expiresAt ?? defaultExpiry(deadlineAt);
-  if (expiresAt.getTime() < deadlineAt.getTime()) {
-    throw errors.validation('expiresAt must not be before deadlineAt', [{ field: 'expiresAt', message: 'must not be before deadlineAt' }]);
-  }
   const raw = request.rawGiven ? parseRaw(request.raw) : null;
   const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.open, request, codec: reviewCodec };
   const opened = await withIdempotency(deps.pool, idempotency, async (tx) => {
@@ -167,7 +166,7 @@ export async function submitReview(deps: ReviewDeps, request: contracts.SubmitRe
     const review = await loadForUpdate(deps, tx, clientId, request.processId);
     const status = stepReview(review.status, 'submit');
     if (!review.fields) throw errors.businessRule('registration_review_not_open', 'the provider has not sent the field list yet');
-    const values = validateSubmission(review.fields, (request.fields ?? {}) as Record<string, unknown>);
+    const values = validateSubmission(review.fields, (request.fields ?? {}) as Record<string, unknown>, deps.clock.now());
     const next = { ...review, status, submitted: values, failureReason: '', updatedAt: deps.clock.now() };
     const saved = await store(deps, tx, next, REVIEW_EVENTS.submitted);
     await scheduleJob(tx, { kind: REVIEW_JOBS.answer, runAt: deps.clock.now(), payload: { clientId, processId: review.processId }, maxAttempts: 5 });

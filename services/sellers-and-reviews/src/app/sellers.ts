@@ -55,7 +55,7 @@ export async function createSeller(
   idempotencyKey?: string,
 ): Promise<Seller> {
   const clientId = requireClientId(command.clientId);
-  const input = parseSellerInput(command.seller ?? {});
+  const input = parseSellerInput(command.seller ?? {}, deps.clock.now());
   const created = await withIdempotency(
     deps.pool,
     { clientId, key: idempotencyKey, operation: CREATE_SELLER_OPERATION, request: command.seller ?? {}, codec: sellerCodec },
@@ -133,14 +133,14 @@ export async function updateSeller(deps: SellerDeps, command: { clientId: string
   if (changes.merchantId !== undefined && changes.merchantId !== current.merchantId) {
     throw errors.validation('merchantId cannot be changed', [{ field: 'merchantId', message: 'cannot be changed' }]);
   }
-  const merged = parseSellerInput(mergeChanges(sellerAsInput(current), changes));
+  const merged = parseSellerInput(mergeChanges(sellerAsInput(current), changes), deps.clock.now());
   if (changes.planId !== undefined) await requirePlanOf(deps, clientId, merged.planId);
   return applySellerChange(deps, clientId, current.id, (fresh, now) => withChanges(fresh, changes, now));
 }
 
 /** The seller with the changes merged over its fields, validated as a whole (400 naming each bad field). */
 export function withChanges(seller: Seller, changes: JsonObject, now: Date): Seller {
-  const input = parseSellerInput(mergeChanges(sellerAsInput(seller), changes));
+  const input = parseSellerInput(mergeChanges(sellerAsInput(seller), changes), now);
   return { ...seller, ...describe(input, seller, now) };
 }
 

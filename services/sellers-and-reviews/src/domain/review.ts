@@ -1,4 +1,6 @@
+import { DATE_MESSAGE, DATE_RANGE_MESSAGE, DATE_TIME_RANGE_MESSAGE, isCalendarDate, isDateInRange, isInstantInRange } from '@platform/api-model';
 import { errors, type FieldViolation } from '@platform/kit';
+import { birthdateProblem } from './seller';
 import type { RequestedField } from './vocabulary';
 
 export const REVIEW_STATUSES = ['unmatched', 'pending', 'overdue', 'submitting', 'submit_failed', 'expired', 'finished', 'canceled'] as const;
@@ -68,8 +70,32 @@ export function defaultExpiry(deadlineAt: Date): Date {
   return new Date(deadlineAt.getTime() + 5 * DAY_MS);
 }
 
-/** Every requested path present and matching its pattern; one detail per bad field (named by its path). */
-export function validateSubmission(fields: readonly RequestedField[], values: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The instants a provider opens a process with, against the service's clock: the deadline ahead of now, the expiry
+ * (when given) not before it, both within the range the gateway takes. One detail per bad field.
+ */
+export function openingDatesProblems(deadlineAt: Date, expiresAt: Date | undefined, now: Date): FieldViolation[] {
+  const problems: FieldViolation[] = [];
+  if (!isInstantInRange(deadlineAt)) problems.push({ field: 'deadlineAt', message: DATE_TIME_RANGE_MESSAGE });
+  else if (deadlineAt.getTime() <= now.getTime()) problems.push({ field: 'deadlineAt', message: 'must be in the future' });
+  if (expiresAt === undefined) return problems;
+  if (!isInstantInRange(expiresAt)) problems.push({ field: 'expiresAt', message: DATE_TIME_RANGE_MESSAGE });
+  else if (expiresAt.getTime() < deadlineAt.getTime()) problems.push({ field: 'expiresAt', message: 'must not be before deadlineAt' });
+  return problems;
+}
+
+/** What is wrong with the value of a `date` field that matched its pattern: no calendar date, or out of range. */
+function dateValueProblem(path: string, value: string, now: Date): string | undefined {
+  if (!isCalendarDate(value)) return DATE_MESSAGE;
+  if (path === 'owner.birthdate') return birthdateProblem(value, now);
+  return isDateInRange(value) ? undefined : DATE_RANGE_MESSAGE;
+}
+
+/**
+ * Every requested path present and matching its pattern, and a `date` field a real date in range (a birthdate in
+ * the past by `now`, the service's clock), as the seller would be validated with it; one detail per bad field.
+ */
+export function validateSubmission(fields: readonly RequestedField[], values: Record<string, unknown>, now: Date): Record<string, unknown> {
   const details: FieldViolation[] = [];
   const accepted: Record<string, unknown> = {};
   for (const field of fields) {
@@ -85,6 +111,11 @@ export function validateSubmission(fields: readonly RequestedField[], values: Re
     if (field.pattern && !new RegExp(field.pattern).test(String(value))) {
       const format = field.format ? ` (${field.format.en})` : '';
       details.push({ field: field.path, message: `does not match ${field.pattern}${format}` });
+      continue;
+    }
+    const dateProblem = field.type === 'date' ? dateValueProblem(field.path, String(value), now) : undefined;
+    if (dateProblem) {
+      details.push({ field: field.path, message: dateProblem });
       continue;
     }
     accepted[field.path] = field.type === 'number' ? Number(value) : value;

@@ -1,3 +1,4 @@
+import { brazilDate, DATE_MESSAGE, DATE_RANGE, isCalendarDate } from '@platform/api-model';
 import { errors, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { documentIsValid } from './documents';
@@ -82,7 +83,61 @@ export function nextSellerStatus(current: SellerStatus, links: readonly Pick<Pro
 
 const text = (max = 500) => z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const optionalText = (max = 500) => z.string({ error: 'must be a string' }).trim().max(max, `must be at most ${max} characters`).optional();
-const date = z.string({ error: 'must be a date' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)');
+/** A real calendar date (not 0000-00-00 nor 2026-02-30); how far back or ahead is checked against the clock. */
+const date = z.string({ error: 'must be a date' }).refine(isCalendarDate, DATE_MESSAGE);
+
+export const BIRTHDATE_MESSAGE = `must be a date in the past, from ${DATE_RANGE.earliest}`;
+export const OPENING_DATE_MESSAGE = `must be a date from ${DATE_RANGE.earliest}, not after today`;
+
+/** What is wrong with a birthdate that is a calendar date: it is today or later (in Brasília), or before 1900. */
+export function birthdateProblem(day: string, now: Date): string | undefined {
+  return day < DATE_RANGE.earliest || day >= brazilDate(now) ? BIRTHDATE_MESSAGE : undefined;
+}
+
+/** What is wrong with a company's opening date that is a calendar date: after today (in Brasília), or before 1900. */
+function openingDateProblem(day: string, now: Date): string | undefined {
+  return day < DATE_RANGE.earliest || day > brazilDate(now) ? OPENING_DATE_MESSAGE : undefined;
+}
+
+/** The rules of the body's dates that read the clock; a value that is no calendar date is the schema's to name. */
+function datesAgainstToday(body: unknown, now: Date): FieldViolation[] {
+  const problems: FieldViolation[] = [];
+  const dayAt = (part: string, field: string): string | undefined => {
+    const object = (body as Record<string, unknown> | null | undefined)?.[part];
+    const value = object && typeof object === 'object' ? (object as Record<string, unknown>)[field] : undefined;
+    return typeof value === 'string' && isCalendarDate(value) ? value : undefined;
+  };
+  const birthdate = dayAt('owner', 'birthdate');
+  const birthdateWrong = birthdate === undefined ? undefined : birthdateProblem(birthdate, now);
+  if (birthdateWrong) problems.push({ field: 'owner.birthdate', message: birthdateWrong });
+  const openingDate = dayAt('business', 'openingDate');
+  const openingWrong = openingDate === undefined ? undefined : openingDateProblem(openingDate, now);
+  if (openingWrong) problems.push({ field: 'business.openingDate', message: openingWrong });
+  return problems;
+}
+
+const TRANSFER_DAY_MESSAGE = 'must be a whole number from 0 to 31';
+
+/**
+ * The day transfers are made (the documented range, as the public description's providers take it): 0 for a daily
+ * interval, 1 (Monday) to 5 (Friday) for a weekly one, 1 to 31 for a monthly one; 0 to 31 when the interval is
+ * another or absent. A numeric string is taken as its number; an empty string is not given.
+ */
+function transferDayProblem(value: unknown, interval: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const day = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,2}$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(day) || day < 0 || day > 31) return TRANSFER_DAY_MESSAGE;
+  switch (interval?.toLowerCase()) {
+    case 'daily':
+      return day === 0 ? undefined : 'must be 0 for a daily interval';
+    case 'weekly':
+      return day >= 1 && day <= 5 ? undefined : 'must be from 1 (Monday) to 5 (Friday) for a weekly interval';
+    case 'monthly':
+      return day >= 1 ? undefined : 'must be from 1 to 31 for a monthly interval';
+    default:
+      return undefined;
+  }
+}
 
 const documentSchema = z.object({
   type: text(20).transform((t) => t.toLowerCase()),
@@ -138,16 +193,21 @@ const bankAccountSchema = z.object({
   type: text(40),
 });
 
-const transferPolicySchema = z.object({
-  transferDay: z.union([z.number(), z.string()]).optional(),
-  transferEnabled: z.boolean({ error: 'must be a boolean' }).optional(),
-  transferInterval: optionalText(40),
-  automaticAnticipationEnabled: z.boolean({ error: 'must be a boolean' }).optional(),
-  anticipatableVolumePercentage: z.union([z.number(), z.string()]).optional(),
-  automaticAnticipationType: z.union([z.number(), z.string()]).optional(),
-  automaticAnticipationDays: z.union([z.number(), z.string()]).optional(),
-  automaticAnticipation1025Delay: z.union([z.number(), z.string()]).optional(),
-});
+const transferPolicySchema = z
+  .object({
+    transferDay: z.union([z.number(), z.string()], { error: TRANSFER_DAY_MESSAGE }).optional(),
+    transferEnabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    transferInterval: optionalText(40),
+    automaticAnticipationEnabled: z.boolean({ error: 'must be a boolean' }).optional(),
+    anticipatableVolumePercentage: z.union([z.number(), z.string()]).optional(),
+    automaticAnticipationType: z.union([z.number(), z.string()]).optional(),
+    automaticAnticipationDays: z.union([z.number(), z.string()]).optional(),
+    automaticAnticipation1025Delay: z.union([z.number(), z.string()]).optional(),
+  })
+  .superRefine((policy, ctx) => {
+    const problem = transferDayProblem(policy.transferDay, policy.transferInterval);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['transferDay'], message: problem });
+  });
 
 const metadataObjectSchema = z.record(z.string(), z.unknown(), { error: 'must be an object or a list of objects' });
 const metadataListSchema = z.array(z.record(z.string(), z.unknown(), { error: 'must be an object' }));
@@ -189,14 +249,20 @@ export const sellerInputSchema = z
 
 export type SellerInput = z.infer<typeof sellerInputSchema>;
 
-/** Validates a create body or a merged PATCH; 400 with one detail per bad field (its dotted path). */
-export function parseSellerInput(body: unknown): SellerInput {
+/**
+ * Validates a create body or a merged PATCH; 400 with one detail per bad field (its dotted path). `now` is the
+ * service's clock, for the dates that must be past (a birthdate) or not ahead (an opening date).
+ */
+export function parseSellerInput(body: unknown, now: Date): SellerInput {
   const result = sellerInputSchema.safeParse(body);
-  if (result.success) return result.data;
-  const details: FieldViolation[] = result.error.issues.map((issue) => ({
-    field: issue.path.map(String).join('.') || 'body',
-    message: issue.message,
-  }));
+  const details: FieldViolation[] = result.success
+    ? []
+    : result.error.issues.map((issue) => ({
+        field: issue.path.map(String).join('.') || 'body',
+        message: issue.message,
+      }));
+  details.push(...datesAgainstToday(body, now));
+  if (result.success && details.length === 0) return result.data;
   throw errors.validation(`invalid seller: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
 }
 

@@ -1,6 +1,9 @@
 import { AppError } from '@platform/kit';
-import { canStep, daysRemaining, REVIEW_STATUSES, stepReview, validateSubmission } from '../../src/domain/review';
+import { canStep, daysRemaining, openingDatesProblems, REVIEW_STATUSES, stepReview, validateSubmission } from '../../src/domain/review';
 import { translateRawFields } from '../../src/domain/vocabulary';
+
+/** The service's clock in these tests. */
+const NOW = new Date('2026-05-01T12:00:00.000Z');
 
 describe('the SANDBOX vocabulary', () => {
   it('translates known raw paths and marks an unknown one unmapped', () => {
@@ -55,7 +58,7 @@ describe('submission', () => {
 
   it('names each missing or malformed path', () => {
     try {
-      validateSubmission(fields, { 'owner.birthdate': '12/04/1990', 'business.annualRevenue': '10.123' });
+      validateSubmission(fields, { 'owner.birthdate': '12/04/1990', 'business.annualRevenue': '10.123' }, NOW);
       throw new Error('expected a refusal');
     } catch (error) {
       expect((error as AppError).details?.map((d) => d.field)).toEqual(['owner.birthdate', 'business.annualRevenue', 'bankAccount.type']);
@@ -63,10 +66,46 @@ describe('submission', () => {
   });
 
   it('accepts values matching the patterns; allowedValues are informative only', () => {
-    expect(validateSubmission(fields, { 'owner.birthdate': '1990-04-12', 'business.annualRevenue': '1000.50', 'bankAccount.type': 'conta_outra' })).toEqual({
+    expect(validateSubmission(fields, { 'owner.birthdate': '1990-04-12', 'business.annualRevenue': '1000.50', 'bankAccount.type': 'conta_outra' }, NOW)).toEqual({
       'owner.birthdate': '1990-04-12',
       'business.annualRevenue': 1000.5,
       'bankAccount.type': 'conta_outra',
     });
+  });
+});
+
+describe('dates of a submission', () => {
+  const fields = translateRawFields(['legal_representative.birth_date']);
+
+  it('refuses a date field that matches the pattern but is no date, and a birthdate not in the past or before 1900', () => {
+    const refusal = (birthdate: string) => {
+      try {
+        validateSubmission(fields, { 'owner.birthdate': birthdate }, NOW);
+      } catch (error) {
+        return (error as AppError).details;
+      }
+      return undefined;
+    };
+    expect(refusal('0000-00-00')).toEqual([{ field: 'owner.birthdate', message: 'must be a date (YYYY-MM-DD)' }]);
+    expect(refusal('2026-02-30')).toEqual([{ field: 'owner.birthdate', message: 'must be a date (YYYY-MM-DD)' }]);
+    expect(refusal('2999-01-01')).toEqual([{ field: 'owner.birthdate', message: 'must be a date in the past, from 1900-01-01' }]);
+    expect(refusal('1899-12-31')).toEqual([{ field: 'owner.birthdate', message: 'must be a date in the past, from 1900-01-01' }]);
+    expect(refusal('1990-04-12')).toBeUndefined();
+  });
+});
+
+describe('dates of an opening', () => {
+  const at = (iso: string) => new Date(iso);
+
+  it('wants the deadline in the future by the clock, and both instants within the range the gateway takes', () => {
+    expect(openingDatesProblems(at('2026-05-01T11:59:59.999Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be in the future' }]);
+    expect(openingDatesProblems(at('2000-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be in the future' }]);
+    expect(openingDatesProblems(at('0001-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be an instant from 1970-01-01 to 2099-12-31' }]);
+    expect(openingDatesProblems(at('2999-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be an instant from 1970-01-01 to 2099-12-31' }]);
+    expect(openingDatesProblems(at('2026-05-04T00:00:00Z'), at('2999-01-01T00:00:00Z'), NOW)).toEqual([
+      { field: 'expiresAt', message: 'must be an instant from 1970-01-01 to 2099-12-31' },
+    ]);
+    expect(openingDatesProblems(at('2026-05-04T00:00:00Z'), at('2026-05-03T00:00:00Z'), NOW)).toEqual([{ field: 'expiresAt', message: 'must not be before deadlineAt' }]);
+    expect(openingDatesProblems(at('2026-05-01T12:00:00.001Z'), undefined, NOW)).toEqual([]);
   });
 });
