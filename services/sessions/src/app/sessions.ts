@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { payments } from '@platform/contracts';
 import { AppError, cancelJobs, checkBeforeChange, errors, isUuid, jsonCodec, requireClientId, scheduleJob, sleep, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable, pageMeta } from '@platform/kit';
 import {
@@ -291,8 +292,12 @@ export const ATTEMPT_PLACE_TIMEOUT_MS = 5 * 60_000;
  */
 export const ATTEMPT_IN_FLIGHT_MS = 20_000;
 
-/** How a buyer waits for the attempts in flight to free a place: a look every interval, at most this many times. */
-export const PLACE_WAIT = { intervalMs: 100, looks: 100 } as const;
+/**
+ * How a buyer waits for the attempts in flight to free a place: a look every interval, at most this many times and
+ * for at most `budgetMs` of real time (well within the gateway's deadline on the call, so that no place is taken for
+ * a buyer who was already answered).
+ */
+export const PLACE_WAIT = { intervalMs: 100, looks: 100, budgetMs: 8_000 } as const;
 
 /**
  * A buyer pays the session. A place is reserved by one conditional statement before payments is asked (so many
@@ -327,8 +332,9 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   const inFlight = () => deps.store.attemptsInFlight(deps.pool, clientId, session.id, new Date(deps.clock.now().getTime() - ATTEMPT_IN_FLIGHT_MS));
   // Every place held: while some are held by attempts still waiting for their answer (a decline gives its place
   // back, a payment keeps it), the buyer waits for them rather than being told the session is full.
+  const waitStarted = performance.now();
   let attempt = await begin();
-  for (let look = 0; !attempt && look < PLACE_WAIT.looks && (await inFlight()) > 0; look++) {
+  for (let look = 0; !attempt && look < PLACE_WAIT.looks && performance.now() - waitStarted < PLACE_WAIT.budgetMs && (await inFlight()) > 0; look++) {
     await sleep(PLACE_WAIT.intervalMs);
     attempt = await begin();
   }
