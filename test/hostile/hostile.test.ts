@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { Client } from 'pg';
 import { SERVICES } from '@platform/devstack';
 import { apiClient, createClient, startTestPlatform, type Credentials, type TestPlatform } from '../e2e/platform';
+import { ACTIVE_SVG, SVG_BYPASSES } from '../../services/settings/test/support/svgVectors';
 import { rawRequest } from './rawHttp';
 import { Schemas, setAt, type Field, type FieldPath, type Json, type JsonSchema, type OpenApi, type Operation } from './schema';
 import {
@@ -405,6 +406,19 @@ describe('hostile input against every route of the OpenAPI document', () => {
     }
     return response.status;
   }
+
+  it('takes every known SVG logo bypass as an inert logo (or refuses it), never a stored script', async () => {
+    const owner = await createClient(platform.gatewayUrl, platform.adminToken, 'Hostile Logos');
+    expect((await api('POST', '/v1/settings', { auth: owner, body: { mainColor: '#0a84ff' } })).status).toBe(201);
+    for (const [what, svg] of SVG_BYPASSES) {
+      const form = new FormData();
+      form.set('logo', new Blob([svg], { type: 'image/svg+xml' }), 'logo.svg');
+      const saved = await api<{ logo: string }>('PATCH', '/v1/settings', { auth: owner, form });
+      expect({ what, status: saved.status }).toEqual({ what, status: 200 });
+      const served = await (await fetch(saved.body.logo.replace(/^https?:\/\/[^/]+/, platform.gatewayUrl))).text();
+      expect({ what, active: ACTIVE_SVG.filter((pattern) => pattern.test(served)).map(String) }).toEqual({ what, active: [] });
+    }
+  });
 
   it('refuses a charge whose free-form object is 33 levels deep, takes one at the limit, and the list keeps answering', async () => {
     const charge = (appInfo: unknown) => ({

@@ -95,7 +95,7 @@ export const SERVICES = [
     env: [
       {
         env: 'WEBHOOKS_ALLOW_PRIVATE_TARGETS',
-        description: 'deliveries to private, loopback and link-local addresses (refused unless true: SSRF); receivers on a developer machine are local',
+        description: 'deliveries to private, loopback and link-local addresses of sandbox clients, never of live ones (refused for everyone unless true: SSRF); receivers on a developer machine are local',
         devstack: 'true',
         compose: '${WEBHOOKS_ALLOW_PRIVATE_TARGETS:-false}',
         helm: 'false',

@@ -209,6 +209,7 @@ async function main(): Promise<void> {
       keys: readKeys(),
       publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       logLevel: process.env.LOG_LEVEL ?? 'info',
+      // Local receivers for sandbox clients (the one created here is); a live client's private targets stay refused.
       env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
       heal,
       onLine: (name, line) => process.stdout.write(`${format(name, line)}\n`),

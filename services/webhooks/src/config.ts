@@ -17,8 +17,13 @@ export const webhooksConfig = z.object({
         return z.NEVER;
       }
     }),
-  /** Lets endpoints on loopback and private networks receive deliveries; only for local runs and tests. */
+  /**
+   * Lets endpoints on loopback and private networks receive deliveries of sandbox clients (never of live ones); only
+   * for local runs and tests. False: nobody's.
+   */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: env.booleanString.default(false),
+  /** The settings service (host:port), asked for a client's environment when one of its targets is private. */
+  SETTINGS_GRPC_URL: z.string().min(1),
   /** How long a receiver may take to answer one attempt. */
   WEBHOOKS_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** Attempts in flight at once on each replica; each holds a database connection only around its own queries. */

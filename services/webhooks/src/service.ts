@@ -1,5 +1,6 @@
-import { webhooks } from '@platform/contracts';
-import { implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { settings, webhooks } from '@platform/contracts';
+import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
+import { settingsClientDirectory, type ClientDirectory } from './app/clientDirectory';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
 import { fanOutEvents } from './app/fanOutEvent';
@@ -18,8 +19,11 @@ import { createWebhookStore } from './store/webhookStore';
  */
 const JOB_POLL_MS = 250;
 
-/** `resolve` replaces DNS (tests give names that resolve to chosen addresses); tests pass a clock to move time without waiting. */
-export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clock } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
+/**
+ * `resolve` replaces DNS (tests give names that resolve to chosen addresses); tests pass a clock to move time without
+ * waiting, and a directory of clients in place of settings.
+ */
+export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clock; clients?: ClientDirectory } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
   return {
     name: 'webhooks',
     configSchema: webhooksConfig,
@@ -39,6 +43,8 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
         }),
         retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
         allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+        clients:
+          options.clients ?? settingsClientDirectory(createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL)),
         outbox,
       };
       // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.

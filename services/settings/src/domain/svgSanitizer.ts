@@ -1,4 +1,4 @@
-import createDOMPurify, { type DOMPurify } from 'dompurify';
+import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 import { JSDOM } from 'jsdom';
 
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
@@ -23,7 +23,7 @@ function sanitiserOf(): { window: JSDOM['window']; purify: DOMPurify } {
  * `<foreignObject>` and any HTML, and links other than safe URLs go, whatever prefix or character references they
  * hide behind, since they are judged on the parsed document.
  */
-const PROFILE = { IN_PLACE: true, USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['style'], KEEP_CONTENT: false } as const;
+const PROFILE: Config = { IN_PLACE: true, USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['style'], KEEP_CONTENT: false };
 
 /**
  * The SVG as a well-formed XML document of its root `<svg>` element alone (no prolog, no DTD), with everything that

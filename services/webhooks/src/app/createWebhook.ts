@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { webhooks } from '@platform/contracts';
 import { requireClientId, withIdempotency, type IdempotencyCodec } from '@platform/kit';
 import { newSigningKeyPair, newWebhookSecret, secretKeyOf, secretOfKey } from '../domain/signatures';
-import { parseNewWebhook, type NewWebhookInput, type Webhook } from '../domain/webhook';
+import { namesPrivateHost, parseNewWebhook, type NewWebhookInput, type Webhook } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import { fromWebhookMessage, toWebhookMessage } from '../grpc/webhookMessages';
 import type { KeySealer } from '../signing/keySealer';
+import { privateTargetsAllowed } from './clientDirectory';
 import type { WebhookDeps } from './deps';
 
 export const CREATE_WEBHOOK_OPERATION = 'webhooks.create';
@@ -47,7 +48,9 @@ export async function createWebhook(
   idempotencyKey?: string,
 ): Promise<CreatedWebhook> {
   const clientId = requireClientId(command.clientId);
-  const fields = parseNewWebhook(command, { allowPrivateTargets: deps.allowPrivateTargets });
+  // A private endpoint is for a sandbox client, and only while the operator's switch is on.
+  const allowPrivateTargets = namesPrivateHost(command.endpoint) && (await privateTargetsAllowed(deps, clientId));
+  const fields = parseNewWebhook(command, { allowPrivateTargets });
   const created = await withIdempotency(
     deps.pool,
     { clientId, key: idempotencyKey, operation: CREATE_WEBHOOK_OPERATION, request: command, codec: createdWebhookCodec(deps.sealer) },

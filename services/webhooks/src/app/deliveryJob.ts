@@ -4,6 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import { openSigningSecrets } from '../signing/webhookSecrets';
+import { privateTargetsAllowed } from './clientDirectory';
 import type { WebhookDeps } from './deps';
 
 export const DELIVER_JOB = 'webhooks.deliver';
@@ -105,7 +106,13 @@ export async function attemptDelivery(deps: WebhookDeps, payload: DeliverPayload
   // The secrets in force at the attempt: the replaced one of a rotation signs too until its overlap ends.
   const secrets = openSigningSecrets(deps.sealer, target.webhook.id, target.webhook.secrets, attemptedAt);
   const headers = deliveryHeaders({ eventId: target.eventId, body: target.body, privateKey, secrets, at: attemptedAt });
-  const result = await deps.sender.send({ endpoint: target.webhook.endpoint, headers, body: target.body });
+  const result = await deps.sender.send({
+    endpoint: target.webhook.endpoint,
+    headers,
+    body: target.body,
+    // Checked now, not only at registration: the name may resolve elsewhere since, and rows from before the check exist.
+    mayReachPrivate: () => privateTargetsAllowed(deps, target.clientId),
+  });
 
   const now = deps.clock.now();
   const outcome = outcomeOf(result, { failures: target.failures, retryAfterAttempts: target.retryAfterAttempts }, deps.retrySchedule, now);

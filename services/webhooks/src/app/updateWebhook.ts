@@ -1,11 +1,13 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { applyChanges, parseWebhookChanges, type Webhook, type WebhookChangesInput } from '../domain/webhook';
+import { applyChanges, namesPrivateHost, parseWebhookChanges, type Webhook, type WebhookChangesInput } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
+import { privateTargetsAllowed } from './clientDirectory';
 import type { WebhookDeps } from './deps';
 
 export async function updateWebhook(deps: WebhookDeps, input: WebhookChangesInput & { clientId: string; id: string }): Promise<Webhook> {
   const clientId = requireClientId(input.clientId);
-  const changes = parseWebhookChanges(input, { allowPrivateTargets: deps.allowPrivateTargets });
+  const allowPrivateTargets = namesPrivateHost(input.endpoint) && (await privateTargetsAllowed(deps, clientId));
+  const changes = parseWebhookChanges(input, { allowPrivateTargets });
   const updated = await withTransaction(deps.pool, async (tx) => {
     const current = await deps.webhooks.findById(tx, clientId, input.id, { forUpdate: true });
     if (!current) throw errors.notFound('Webhook', input.id);

@@ -19,9 +19,17 @@ export interface DeliveryRequest {
   endpoint: string;
   headers: Record<string, string>;
   body: string;
+  /**
+   * Whether this delivery's client may reach loopback and private addresses (a sandbox client's, on a platform whose
+   * operator lets private targets through); asked only when the endpoint resolves to one.
+   */
+  mayReachPrivate(): Promise<boolean>;
 }
 
-/** Sends one attempt. It never throws for the receiver's sake: a refused target, a timeout or a reset is a result. */
+/**
+ * Sends one attempt. It never throws for the receiver's sake: a refused target, a timeout or a reset is a result.
+ * It throws only when `mayReachPrivate` does (the platform could not tell), so that the attempt is made later.
+ */
 export interface DeliverySender {
   send(request: DeliveryRequest): Promise<AttemptResult>;
 }
@@ -32,21 +40,37 @@ const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, 
 
 class RefusedTarget extends Error {}
 
+/** `mayReachPrivate` failed: not the receiver's doing, so no attempt is recorded. */
+class PolicyUnknown extends Error {}
+
+interface Target {
+  address: LookupAddress;
+  /** A loopback or private address that this client was allowed to reach. */
+  private: boolean;
+}
+
 /**
  * The addresses the endpoint's host resolves to, every one checked: a name with one private address among public
- * ones is refused, since the connection could land on any of them.
+ * ones is refused, since the connection could land on any of them. The refusal names neither the address nor its
+ * kind: what an internal name resolves to is none of the client's business.
  */
-async function resolveTarget(hostname: string, resolve: Resolver, allowPrivateTargets: boolean): Promise<LookupAddress> {
+async function resolveTarget(hostname: string, resolve: Resolver, allowPrivateTargets: boolean, mayReachPrivate: () => Promise<boolean>): Promise<Target> {
   const literal = ipLiteralOf(hostname);
   const addresses = literal ? [{ address: literal, family: literal.includes(':') ? 6 : 4 }] : await resolve(hostname);
   if (addresses.length === 0) throw new RefusedTarget(`${hostname} has no address`);
-  if (!allowPrivateTargets) {
-    for (const { address } of addresses) {
-      const reason = blockedReason(address);
-      if (reason) throw new RefusedTarget(`refused: ${hostname} resolves to ${address} (${reason}); only public addresses receive webhooks`);
+  const isPrivate = addresses.some(({ address }) => blockedReason(address) !== null);
+  if (isPrivate) {
+    let allowed = false;
+    if (allowPrivateTargets) {
+      try {
+        allowed = await mayReachPrivate();
+      } catch (error) {
+        throw new PolicyUnknown('could not tell whether the client may reach private targets', { cause: error });
+      }
     }
+    if (!allowed) throw new RefusedTarget(`refused: ${hostname} is not a public address; only public addresses receive webhooks`);
   }
-  return addresses[0]!;
+  return { address: addresses[0]!, private: isPrivate };
 }
 
 /** A lookup that answers the address already checked, so the connection cannot go to another one (DNS rebinding). */
@@ -108,13 +132,24 @@ function post(url: URL, target: LookupAddress, request: DeliveryRequest, signal:
   });
 }
 
-function describe(error: unknown, signal: AbortSignal, timeoutMs: number): string {
+/** Connection failures to a private target, told by kind only: the address, the port and the protocol's own words stay out of the log. */
+const PRIVATE_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+function describe(error: unknown, signal: AbortSignal, timeoutMs: number, target: Target | undefined): string {
   if (error instanceof RefusedTarget) return error.message;
   if (signal.aborted) return `no answer within ${timeoutMs} ms`;
   const e = error as { code?: string; message?: string };
+  if (target?.private) return (e.code && PRIVATE_FAILURES[e.code]) ?? (e.code?.startsWith('HPE_') ? 'the answer was not HTTP' : 'request failed');
   return [e.code, e.message].filter(Boolean).join(': ').slice(0, 500) || 'request failed';
 }
 
+/** `allowPrivateTargets` is the operator's switch: when false, no request reaches a private address whatever it says. */
 export function createHttpSender(options: { allowPrivateTargets: boolean; timeoutMs: number; resolve?: Resolver }): DeliverySender {
   const resolve = options.resolve ?? systemResolver;
   return {
@@ -122,15 +157,17 @@ export function createHttpSender(options: { allowPrivateTargets: boolean; timeou
       const started = performance.now();
       const signal = AbortSignal.timeout(options.timeoutMs);
       const elapsed = () => Math.round(performance.now() - started);
+      let target: Target | undefined;
       try {
         const url = new URL(request.endpoint);
         const timedOut = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
         timedOut.catch(() => undefined);
-        const target = await Promise.race([resolveTarget(url.hostname, resolve, options.allowPrivateTargets), timedOut]);
-        const { statusCode, retryAfter } = await post(url, target, request, signal);
+        target = await Promise.race([resolveTarget(url.hostname, resolve, options.allowPrivateTargets, () => request.mayReachPrivate()), timedOut]);
+        const { statusCode, retryAfter } = await post(url, target.address, request, signal);
         return { statusCode, durationMs: elapsed(), error: null, retryAfter };
       } catch (error) {
-        return { statusCode: null, durationMs: elapsed(), error: describe(error, signal, options.timeoutMs), retryAfter: null };
+        if (error instanceof PolicyUnknown) throw error.cause;
+        return { statusCode: null, durationMs: elapsed(), error: describe(error, signal, options.timeoutMs, target), retryAfter: null };
       }
     },
   };

@@ -29,6 +29,25 @@ export interface WebhookFields {
 export const DEFAULT_VERSION = 1;
 const MAX_ENDPOINT_LENGTH = WEBHOOK_LIMITS.endpointMaxLength;
 
+/** Why a URL host written as an IP literal or `localhost` is not public ("loopback", ...), or null. */
+function privateHostReason(hostname: string): string | null {
+  const literal = ipLiteralOf(hostname);
+  return literal ? blockedReason(literal) : /(^|\.)localhost\.?$/i.test(hostname) ? 'loopback' : null;
+}
+
+/**
+ * Whether an endpoint as given names a private host outright (an IP literal or `localhost`), so that registering it
+ * needs the client to be allowed private targets. A name is resolved and checked at each delivery instead.
+ */
+export function namesPrivateHost(raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  try {
+    return privateHostReason(new URL(raw.trim()).hostname) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * An http(s) URL without credentials, in the normal form the uniqueness is checked on. A host that is a private
  * IP literal is refused here; names are resolved and checked before each delivery.
@@ -44,8 +63,7 @@ export function normaliseEndpoint(raw: string, allowPrivateTargets: boolean): { 
   if (url.username !== '' || url.password !== '') return { problem: 'must not carry credentials' };
   if (url.href.length > MAX_ENDPOINT_LENGTH) return { problem: `must be at most ${MAX_ENDPOINT_LENGTH} characters` };
   if (!allowPrivateTargets) {
-    const literal = ipLiteralOf(url.hostname);
-    const reason = literal ? blockedReason(literal) : /(^|\.)localhost\.?$/i.test(url.hostname) ? 'loopback' : null;
+    const reason = privateHostReason(url.hostname);
     if (reason) return { problem: `must reach a public address (${url.hostname} is ${reason})` };
   }
   url.hash = '';

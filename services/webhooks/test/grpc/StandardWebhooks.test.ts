@@ -34,11 +34,11 @@ let nc: NatsConnection;
 
 function start(): Promise<RunningWebhooks> {
   return startServiceWithClient(
-    defineWebhooksService({ clock }),
+    defineWebhooksService({ clock, clients: setup.clients }),
     { definition: webhooks.WebhooksServiceService, Client: webhooks.WebhooksServiceClient },
     {
       databaseUrl: setup.databaseUrl,
-      env: { SHUTDOWN_GRACE_MS: '1000', WEBHOOKS_SIGNING_KEY: setup.signingKey, WEBHOOKS_FANOUT_DURABLE: setup.durable, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+      env: { SHUTDOWN_GRACE_MS: '1000', WEBHOOKS_SIGNING_KEY: setup.signingKey, WEBHOOKS_FANOUT_DURABLE: setup.durable, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', SETTINGS_GRPC_URL: '127.0.0.1:1' },
     },
   );
 }

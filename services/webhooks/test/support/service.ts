@@ -5,10 +5,36 @@ import { webhooks } from '@platform/contracts';
 import type { DomainEvent, Pool, PromiseClient, RunningService } from '@platform/kit';
 import { createTestDatabase, startServiceWithClient, testNatsUrl } from '@platform/testkit';
 import { connect, type NatsConnection } from 'nats';
+import type { ClientDirectory } from '../../src/app/clientDirectory';
 import type { Resolver } from '../../src/delivery/httpSender';
 import { defineWebhooksService } from '../../src/service';
 
 export type WebhooksClient = PromiseClient<typeof webhooks.WebhooksServiceService>;
+
+/**
+ * Settings as webhooks see it: every client is a sandbox client unless the test says it is live (or unknown). It
+ * counts the questions, so a test can tell when settings was asked.
+ */
+export class TestClients implements ClientDirectory {
+  private readonly environments = new Map<string, string | null>();
+  asked = 0;
+
+  live(clientId: string): string {
+    this.environments.set(clientId, 'live');
+    return clientId;
+  }
+
+  unknown(clientId: string): string {
+    this.environments.set(clientId, null);
+    return clientId;
+  }
+
+  async environmentOf(clientId: string): Promise<string | null> {
+    this.asked += 1;
+    const environment = this.environments.get(clientId);
+    return environment === undefined ? 'sandbox' : environment;
+  }
+}
 
 export interface WebhooksSetup {
   databaseUrl: string;
@@ -18,15 +44,17 @@ export interface WebhooksSetup {
   durable: string;
   env: Record<string, string>;
   resolve?: Resolver;
+  clients: TestClients;
 }
 
-export async function webhooksSetup(options: { env?: Record<string, string>; resolve?: Resolver } = {}): Promise<WebhooksSetup> {
+export async function webhooksSetup(options: { env?: Record<string, string>; resolve?: Resolver; clients?: TestClients } = {}): Promise<WebhooksSetup> {
   return {
     databaseUrl: await createTestDatabase('webhooks'),
     signingKey: randomBytes(32).toString('hex'),
     durable: `webhooks-test-${randomUUID().slice(0, 8)}`,
     env: options.env ?? {},
     resolve: options.resolve,
+    clients: options.clients ?? new TestClients(),
   };
 }
 
@@ -40,11 +68,11 @@ export interface RunningWebhooks {
 /** The real service in-process on a free port, called through the generated client. */
 export async function startWebhooks(setup: WebhooksSetup): Promise<RunningWebhooks> {
   return startServiceWithClient(
-    defineWebhooksService({ resolve: setup.resolve }),
+    defineWebhooksService({ resolve: setup.resolve, clients: setup.clients }),
     { definition: webhooks.WebhooksServiceService, Client: webhooks.WebhooksServiceClient },
     {
       databaseUrl: setup.databaseUrl,
-      env: { SHUTDOWN_GRACE_MS: '1000', WEBHOOKS_SIGNING_KEY: setup.signingKey, WEBHOOKS_FANOUT_DURABLE: setup.durable, ...setup.env },
+      env: { SHUTDOWN_GRACE_MS: '1000', WEBHOOKS_SIGNING_KEY: setup.signingKey, WEBHOOKS_FANOUT_DURABLE: setup.durable, SETTINGS_GRPC_URL: '127.0.0.1:1', ...setup.env },
     },
   );
 }
@@ -104,7 +132,7 @@ export interface DeliveryRig {
 }
 
 /** The service, a receiver and a NATS connection: what every suite about deliveries starts with. */
-export async function startDeliveryRig(options: { env?: Record<string, string>; resolve?: Resolver } = {}): Promise<DeliveryRig & { setup: WebhooksSetup }> {
+export async function startDeliveryRig(options: { env?: Record<string, string>; resolve?: Resolver; clients?: TestClients } = {}): Promise<DeliveryRig & { setup: WebhooksSetup }> {
   const setup = await webhooksSetup(options);
   const rig = {
     setup,
