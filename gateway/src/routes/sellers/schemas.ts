@@ -21,10 +21,18 @@ export const CreateSellerBody = z
   .object({
     merchantId: z.unknown().openapi({ type: 'string', description: 'A merchant of this client; the seller is registered at each of its providers' }),
     mcc: z.unknown().openapi({ type: 'number', description: 'Merchant category code at the acquirer', example: 5411 }),
-    owner: object.openapi({ description: 'name, email, phoneNumber, birthdate, document {type, number, country}, address, businessCategory' }),
-    business: object.optional().openapi({ description: 'Required for a legal entity (owner.document.type other than cpf)' }),
+    owner: object.openapi({
+      description: 'name, email, phoneNumber, birthdate (YYYY-MM-DD, a real date in the past, from 1900-01-01), document {type, number, country}, address, businessCategory',
+    }),
+    business: object.optional().openapi({
+      description: 'Required for a legal entity (owner.document.type other than cpf); its openingDate (YYYY-MM-DD) is from 1900-01-01 and not after today',
+    }),
     bankAccount: object.openapi({ description: 'holderName, holderDocument, bank, branchNumber, branchCheckDigit, accountNumber, accountCheckDigit, type' }),
-    transferPolicy: object.optional(),
+    transferPolicy: object.optional().openapi({
+      description:
+        'transferDay: a whole number from 0 to 31 (0 for a daily transferInterval, 1 Monday to 5 Friday for weekly, 1 to 31 for monthly), transferEnabled, transferInterval, automaticAnticipation*',
+      example: { transferDay: 5, transferEnabled: true, transferInterval: 'weekly' },
+    }),
     rateAgreements: z.array(object).optional(),
     salesPlanId: z.string().optional(),
     planId: z.string().optional(),
