@@ -205,7 +205,8 @@ describe('UpdateLinkSettings', () => {
     expect((await failure(settings.client.getLogo({ logoId: created.logoId }))).kind).toBe('not_found');
     const logo = await settings.client.getLogo({ logoId: updated.logoId });
     expect(logo.contentType).toBe('image/svg+xml');
-    expect(logo.data.toString('utf8')).toBe(SVG_TEXT);
+    // Stored as sanitised: the root element alone, without the prolog.
+    expect(logo.data.toString('utf8')).toBe('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
     expect(await count('logos', clientId)).toBe(1);
   });
 
