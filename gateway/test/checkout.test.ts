@@ -177,6 +177,17 @@ describe('the hosted checkout page', () => {
       'This payment link is no longer available',
     ],
     [
+      'split in shares that add up to 150% (stored before splits were checked)',
+      sampleSession({
+        amount: 5000,
+        splitRules: [
+          { sellerId: '3b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', percentage: 10_000, processingFee: false, chargeRemainderFee: false, liable: false },
+          { sellerId: '4c2d3e4f-5a61-4b7c-9d8e-0f1a2b3c4d5e', percentage: 5_000, processingFee: false, chargeRemainderFee: false, liable: false },
+        ],
+      }),
+      'This payment link is no longer available',
+    ],
+    [
       'a 1:1 session with its payment pending',
       sampleSession({ multiplePayments: { allow: false, maxPayments: 1, paymentCount: 0, pendingCount: 1, status: 'disabled' } }),
       'A payment is in progress',

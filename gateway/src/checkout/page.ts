@@ -1,5 +1,6 @@
 import type { sessions, settings } from '@platform/contracts';
-import { LINK_SETTINGS_COLOR_FIELDS, logoUrl } from '@platform/api-model';
+import { LINK_SETTINGS_COLOR_FIELDS, logoUrl, parseSplitRules } from '@platform/api-model';
+import type { FieldViolation } from '@platform/kit';
 
 /** Where the page stands: a buyer can pay, or a clear page says why not. */
 export type CheckoutState = 'payable' | 'paid' | 'processing' | 'canceled' | 'unavailable' | 'unknown';
@@ -39,6 +40,10 @@ export function checkoutState(session: sessions.Session, now: Date): CheckoutSta
   if (counts && counts.maxPayments !== -1 && counts.paymentCount + counts.pendingCount >= counts.maxPayments) {
     return counts.maxPayments === 1 && counts.pendingCount > 0 ? 'processing' : 'unavailable';
   }
+  // A split a charge would refuse (a link stored before splits were checked as a charge's) takes no payment.
+  const splitProblems: FieldViolation[] = [];
+  if (session.splitRules.length > 0) parseSplitRules(session.splitRules, session.amount, splitProblems);
+  if (splitProblems.length > 0) return 'unavailable';
   return session.paymentMethods.some((m) => m.paymentType in METHOD_LABELS) ? 'payable' : 'unavailable';
 }
 

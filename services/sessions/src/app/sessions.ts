@@ -23,6 +23,7 @@ import {
   newSession,
   nextStatus,
   refusalOf,
+  splitIsValid,
   UNLIMITED,
   type NewSessionInput,
   type PaymentType,
@@ -313,6 +314,9 @@ export const PLACE_WAIT = { intervalMs: 100, looks: 100, budgetMs: 8_000 } as co
 export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput, idempotencyKey?: string): Promise<payments.Charge> {
   const clientId = requireClientId(input.clientId);
   const session = await load(deps, deps.pool, clientId, input.id);
+  // A split a charge would refuse (stored before splits were checked as a charge's): no buyer can pay the link, and
+  // none is answered about a field it never sent.
+  if (!splitIsValid(session)) throw errors.businessRule('session_disabled', "The session's split rules are not valid: it takes no payments");
   const method = allowedMethod(session, input.paymentMethod?.paymentType ?? '');
   if (!input.paymentSource) throw errors.validation('paymentSource is required', [{ field: 'paymentSource', message: 'is required' }]);
   const source = input.paymentSource;

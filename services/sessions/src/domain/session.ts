@@ -255,6 +255,14 @@ export function checkPlatformFee(session: Pick<Session, 'amount' | 'paymentMetho
   }
 }
 
+/** Whether the session's split is one a charge takes (always, for a session created since splits are checked). */
+export function splitIsValid(session: Pick<Session, 'amount' | 'splitRules'>): boolean {
+  if (session.splitRules.length === 0) return true;
+  const problems: FieldViolation[] = [];
+  parseSplitRules(session.splitRules, session.amount, problems);
+  return problems.length === 0;
+}
+
 /** Why a session takes no payment now, as the business code the buyer gets (null: it can be paid). */
 export function refusalOf(session: Session, now: Date): AppErrorLike | null {
   if (session.status !== 'created' || (session.dueDate !== null && session.dueDate.getTime() <= now.getTime())) {

@@ -127,6 +127,18 @@ describe("a session's split is checked as a charge's", () => {
     expect(running.sellers.asked.filter((q) => q.clientId === clientId)).toEqual([]);
   });
 
+  it('takes no payment on a session stored with a split a charge refuses (before splits were checked)', async () => {
+    const clientId = randomUUID();
+    const session = await createTestSession(running, clientId, { splitRules: [rule(sellerA, { percentage: 10_000 })] });
+    await running.pool.query('UPDATE sessions SET split_rules = $2 WHERE id = $1', [
+      session.id,
+      JSON.stringify([rule(sellerA, { percentage: 10_000 }), rule(sellerB, { percentage: 5_000 })]),
+    ]);
+    expect(await failureOf(pay(clientId, session.id, method('credit')))).toMatchObject({ kind: 'business_rule', businessCode: 'session_disabled' });
+    expect(askedFor(session.id)).toHaveLength(0);
+    expect(await counters(clientId, session.id)).toMatchObject({ paymentCount: 0, pendingCount: 0 });
+  });
+
   it('keeps a split that adds up, and charges with it', async () => {
     const clientId = randomUUID();
     const splitRules = [rule(sellerA, { percentage: 6_000 }), rule(sellerB, { amount: 2_000 })];
