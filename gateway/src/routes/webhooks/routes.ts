@@ -40,7 +40,10 @@ export function webhookRoutes({ webhooks }: { webhooks: WebhooksClient }): Route
       path: '/v1/webhooks',
       operationId: 'createWebhook',
       summary: 'Register a webhook',
-      description: `One webhook per event ("*" for all); the endpoint is unique among the client's webhooks (409; another client may use the same URL). ${DELIVERY_NOTE}`,
+      description:
+        `One webhook per event ("*" for all); the endpoint is unique among the client's webhooks (409; another client may use the same URL). ` +
+        'The endpoint must reach a public address (400 on `endpoint`): loopback and private networks only for a sandbox client, on a platform ' +
+        `whose operator allows them (local runs). ${DELIVERY_NOTE}`,
       tags,
       resource: 'webhooks',
       body: CreateWebhookBody,
