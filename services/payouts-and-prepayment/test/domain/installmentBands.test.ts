@@ -1,3 +1,4 @@
+import { CHARGE_LIMITS } from '@platform/api-model';
 import { DEFAULT_FEES, feeFor, MAX_INSTALLMENTS, PAYMENT_TYPES, parsePlanFeeTable, planFeeGaps, type PlanFee } from '../../src/domain/plan';
 import { appErrorOf } from './support';
 
@@ -13,7 +14,8 @@ const singles: PlanFee[] = PAYMENT_TYPES.filter((t) => t !== 'credit').map((t) =
 
 describe('installment bands of a plan', () => {
   it('charges a fee on a 10,000 credit charge at every installment count the platform accepts (1 to 24) under the default plan', () => {
-    expect(MAX_INSTALLMENTS).toBe(24);
+    // The plan's limit is the charges' own: a count a charge accepts is a count a plan must price.
+    expect(MAX_INSTALLMENTS).toBe(CHARGE_LIMITS.maxInstallments);
     const fees = Array.from({ length: MAX_INSTALLMENTS }, (_, i) => feeFor(defaultPlan, 'credit', i + 1, 10_000));
     expect(fees.slice(0, 12)).toEqual([299, ...Array<number>(5).fill(349), ...Array<number>(6).fill(399)]);
     // 13 to 24 installments used to settle with no fee at all.
