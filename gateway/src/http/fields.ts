@@ -86,7 +86,7 @@ export function webUrl(maxLength: number) {
     .string({ error: requiredOr('must be a string') })
     .max(maxLength, `must be at most ${maxLength} characters`)
     .refine((value) => isWebUrl(value.trim(), maxLength), WEB_URL_MESSAGE)
-    .openapi({ type: 'string', format: 'uri' });
+    .openapi({ type: 'string', format: 'uri', maxLength });
 }
 
 /** A whole number of a query string (page, limit), read from its text, within INTEGER. */
