@@ -95,7 +95,7 @@ describe('payment links: defects found by an attacker', () => {
       ["a customer's saved card", { paymentMethod: credit(), paymentSource: { sourceType: 'customer', customerId: customer.id, cardId: card.id } }, 'paymentSource.customerId,paymentSource.cardId'],
       ["a token the client made", { paymentMethod: credit(), paymentSource: { sourceType: 'token', tokenId: clientToken.tokenId } }, 'paymentSource.tokenId'],
       ['a stored customer', { customerId: customer.id, paymentMethod: credit(), paymentSource: { sourceType: 'card', card: typedCard() } }, 'customerId'],
-      ['a stored customer, for Pix', { paymentMethod: { paymentType: 'pix' }, paymentSource: { sourceType: 'customer', customerId: customer.id } }, 'paymentSource.customerId'],
+      ['a stored customer, for Pix', { paymentMethod: { paymentType: 'pix', expiresIn: 600 }, paymentSource: { sourceType: 'customer', customerId: customer.id } }, 'paymentSource.customerId'],
     ];
     for (const [what, body, field] of refused) {
       const answer = await pay(session, body);
@@ -109,7 +109,7 @@ describe('payment links: defects found by an attacker', () => {
     // What a buyer brings pays: a card typed into the page, Pix with the buyer's data.
     const typed = await pay(session, { paymentMethod: credit(), paymentSource: { sourceType: 'card', card: typedCard() } });
     expect(typed.body).toMatchObject({ status: 'authorized' });
-    const pix = await pay(session, { paymentMethod: { paymentType: 'pix' }, paymentSource: { sourceType: 'customer', customer: buyer() } });
+    const pix = await pay(session, { paymentMethod: { paymentType: 'pix', expiresIn: 600 }, paymentSource: { sourceType: 'customer', customer: buyer() } });
     expect(pix.body).toMatchObject({ status: 'pending' });
     const charges = await api<{ items: Array<{ cardId?: string | null; customerId?: string | null }> }>('GET', `/v1/charges?sessionId=${session.id}`, { auth: alice });
     expect(charges.body.items).toHaveLength(2);
