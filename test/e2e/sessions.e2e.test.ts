@@ -141,11 +141,9 @@ describe('sessions (payment links) through the gateway', () => {
 
   it('settles a Pix session when its charge is paid later (the charge events)', async () => {
     const session = (await createSession({ paymentMethods: [{ paymentType: 'pix', expiresIn: 3600 }] })).body;
-    const customer = await api<{ id: string }>('POST', '/v1/customers', {
-      auth: alice,
-      body: { name: 'Ana Souza', email: `ana.${Date.now()}@example.com`, phoneNumber: '11988887777', document: { type: 'cpf', number: '11144477735', country: 'BR' } },
-    });
-    const charge = await pay(session, { paymentMethod: { paymentType: 'pix', expiresIn: 3600 }, paymentSource: { sourceType: 'customer', customerId: customer.body.id } });
+    // The buyer's own data, as the checkout page sends it (a session is not paid for a stored customer).
+    const customer = { name: 'Ana Souza', email: `ana.${Date.now()}@example.com`, document: { type: 'cpf', number: '11144477735', country: 'BR' } };
+    const charge = await pay(session, { paymentMethod: { paymentType: 'pix', expiresIn: 3600 }, paymentSource: { sourceType: 'customer', customer } });
     expect(charge.status).toBe(201);
     expect(charge.body.status).toBe('pending');
     expect((await api<Session>('GET', `/v1/sessions/${session.id}`, { auth: alice })).body.multiplePayments.pendingCount).toBe(1);
