@@ -153,16 +153,27 @@ describe('payouts and prepayment through the gateway', () => {
     expect(first.body.feeAmount).toBe(first.body.items.reduce((s, i) => s + i.feeAmount, 0));
     for (const item of first.body.items) expect(item.feeAmount).toBe(Math.floor((item.amount * 199 * item.days) / 300_000));
     expect(first.body.netAmount).toBe(first.body.grossAmount - first.body.feeAmount);
+    const before = await balanceOf(alice);
     const committed = await api<Prepayment>('POST', `/v1/subacquirer/prepayment/${first.body.id}/commit`, { auth: client });
     expect(committed.status).toBe(200);
     expect(committed.body.status).toBe('committed');
+    // At once: the committed receivables leave the future balance (the fee went to the platform, the net is in a
+    // pending batch of the payment date, not yet available).
+    expect(await balanceOf(alice)).toEqual({ available: before.available, receivable: before.receivable - first.body.grossAmount });
+    const pending = (await get<{ items: Batch[] }>(`/v1/payouts/payment-batches?sellerId=${alice}&status=pending`)).items;
+    expect(pending.map((b) => ({ amount: b.amount, status: b.status, paymentDate: b.paymentDate }))).toEqual([
+      { amount: first.body.netAmount, status: 'pending', paymentDate: first.body.paymentDate },
+    ]);
     const refused = await api<{ error: { businessCode: string } }>('POST', `/v1/subacquirer/prepayment/${second.body.id}/commit`, { auth: client });
     expect(refused.status).toBe(422);
     expect(refused.body.error.businessCode).toBe('receivables_unavailable');
     expect((await get<Receivables>(`/v1/subacquirer/prepayment/receivables?sellerId=${alice}`)).summary).toEqual({ availableAmount: 0, receivableCount: 0 });
     const advanced = await api<{ batches: Batch[] }>('POST', '/v1/payouts/sandbox/advance', { auth: client, body: { date: first.body.paymentDate } });
     const batch = advanced.body.batches.find((b) => b.sellerId === alice);
-    expect(batch).toMatchObject({ amount: first.body.netAmount, status: 'paid', paymentDate: first.body.paymentDate });
+    // That same batch is paid on its date, not a second one.
+    expect(batch).toMatchObject({ id: pending[0]!.id, amount: first.body.netAmount, status: 'paid', paymentDate: first.body.paymentDate });
+    expect(advanced.body.batches.filter((b) => b.sellerId === alice)).toHaveLength(1);
+    expect((await get<{ items: Batch[] }>(`/v1/payouts/payment-batches?sellerId=${alice}&status=pending`)).items).toEqual([]);
     expect(await balanceOf(alice)).toEqual({ available: 0, receivable: 0 });
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleJob, withTransaction, type Queryable } from '@platform/kit';
 import { brasiliaInstant } from '../domain/calendar';
-import { availableAccount, payoutPosting, settlementPosting } from '../domain/ledger';
+import { availableAccount, payoutPosting, scheduledSettlementPosting, settlementPosting } from '../domain/ledger';
 import { batchStore, type PaymentBatch, type PaymentOrder } from '../store/batchStore';
 import { ledgerStore, type Receivable, type ReceiverDebit } from '../store/ledgerStore';
 import { sellerStore } from '../store/planStore';
@@ -20,7 +20,10 @@ async function receiverBlocked(db: Queryable, clientId: string, receiver: string
 /**
  * Settles a client as of `date`: every receivable due by then moves to its receiver's available balance (one settlement
  * posting each) and, with the receiver's open debits, makes one payment batch per receiver whose orders add up to it.
- * The batch is then paid: a blocked seller's waits `pending`, a batch that pays nothing (fully offset) is `offset`.
+ * Receivables a prepayment committed already have their `pending` batch (made by the commit): they move from the
+ * scheduled account to available and that batch is paid, no second one is made; a receiver's open debits go with
+ * its new batch, or, when it has none this date, with its prepayment batch.
+ * The batches are then paid: a blocked seller's waits `pending`, a batch that pays nothing (fully offset) is `offset`.
  * Run twice for the same date, the second run finds nothing due.
  */
 export async function settleClient(deps: PayoutsDeps, clientId: string, date: string): Promise<PaymentBatch[]> {
@@ -35,10 +38,45 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
       if (!entry) receivers.set(receiver, (entry = { receivables: [], debits: [] }));
       return entry;
     };
-    for (const r of due) group(r.receiver).receivables.push(r);
+    // Prepaid receivables with the batch their commit made, by batch.
+    const scheduled = new Map<string, Receivable[]>();
+    for (const r of due) {
+      if (r.status === 'prepaid' && r.batchId !== null) scheduled.set(r.batchId, [...(scheduled.get(r.batchId) ?? []), r]);
+      else group(r.receiver).receivables.push(r);
+    }
     for (const d of debits) group(d.receiver).debits.push(d);
 
     const batches: PaymentBatch[] = [];
+    for (const [batchId, receivables] of scheduled) {
+      for (const r of receivables) {
+        const amount = open.get(r.id)?.scheduled ?? 0;
+        if (amount > 0) await ledgerStore.post(tx, clientId, scheduledSettlementPosting(r.id, r.receiver, amount), now);
+      }
+      await ledgerStore.markSettled(tx, clientId, receivables.map((r) => r.id), batchId);
+      const batch = await batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
+      if (!batch) continue;
+      const work = receivers.get(batch.receiver);
+      if (work && work.receivables.length === 0 && work.debits.length > 0 && batch.status === 'pending') {
+        // The receiver's debits are taken from this transfer, as they would be from a batch of this date.
+        const orders = work.debits.map((d) => debitOrder(clientId, batchId, batch.receiver, d, date, now));
+        await batchStore.insertOrders(tx, orders);
+        await ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
+        const amount = batch.amount + orders.reduce((s, o) => s + o.amount, 0);
+        const changed: PaymentBatch = {
+          ...batch,
+          amount,
+          status: amount > 0 ? 'pending' : 'offset',
+          refundAmount: batch.refundAmount + work.debits.reduce((s, d) => s + d.amount, 0),
+          finalBalance: await ledgerStore.accountBalance(tx, clientId, availableAccount(batch.receiver)),
+          updatedAt: now,
+        };
+        await batchStore.updateBatchAmounts(tx, changed);
+        receivers.delete(batch.receiver);
+        batches.push(changed);
+      } else {
+        batches.push(batch);
+      }
+    }
     for (const [receiver, work] of receivers) {
       const batchId = randomUUID();
       const orders: PaymentOrder[] = [];
@@ -63,25 +101,7 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
           createdAt: now,
         });
       }
-      for (const d of work.debits) {
-        orders.push({
-          id: randomUUID(),
-          clientId,
-          batchId,
-          chargeId: d.chargeId,
-          receiver,
-          receivableId: null,
-          amount: -d.amount,
-          grossAmount: -d.amount,
-          totalFeeAmount: 0,
-          installment: 1,
-          totalInstallments: 1,
-          paymentMethod: 'debit_balance',
-          type: d.type,
-          paymentScheduledAt: date,
-          createdAt: now,
-        });
-      }
+      for (const d of work.debits) orders.push(debitOrder(clientId, batchId, receiver, d, date, now));
       const amount = orders.reduce((s, o) => s + o.amount, 0);
       const batch: PaymentBatch = {
         id: batchId,
@@ -113,6 +133,27 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
   return results;
 }
 
+/** The order of a batch that takes a receiver's debit (a refund or chargeback its settled receivables could not give). */
+function debitOrder(clientId: string, batchId: string, receiver: string | null, d: ReceiverDebit, date: string, now: Date): PaymentOrder {
+  return {
+    id: randomUUID(),
+    clientId,
+    batchId,
+    chargeId: d.chargeId,
+    receiver,
+    receivableId: null,
+    amount: -d.amount,
+    grossAmount: -d.amount,
+    totalFeeAmount: 0,
+    installment: 1,
+    totalInstallments: 1,
+    paymentMethod: 'debit_balance',
+    type: d.type,
+    paymentScheduledAt: date,
+    createdAt: now,
+  };
+}
+
 /**
  * Pays a waiting batch through the payout adapter, unless its receiver is blocked (it waits, `pending`, until the
  * seller is active again). A failed transfer is `failed` and tried again the next business day by a durable job.
@@ -121,6 +162,8 @@ export async function payBatch(deps: PayoutsDeps, clientId: string, batchId: str
   const batch = await withTransaction(deps.pool, (tx) => batchStore.findBatch(tx, clientId, batchId));
   if (!batch || batch.status === 'paid' || batch.status === 'offset') return batch!;
   if (await receiverBlocked(deps.pool, clientId, batch.receiver)) return batch;
+  // A prepayment's batch is paid once the settlement of its payment date moved its receivables to available.
+  if (await ledgerStore.batchAwaitsSettlement(deps.pool, clientId, batchId)) return batch;
   // The transfer is asked with no transaction open; its outcome is then written under the batch's row lock.
   const outcome = await deps.payouts.transfer(batch);
   const result = await withTransaction(deps.pool, async (tx) => {

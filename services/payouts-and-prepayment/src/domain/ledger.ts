@@ -4,6 +4,8 @@ import type { RefundOffset } from './refunds';
  * The double-entry ledger of a client. Every posting balances to zero (debit positive, credit negative); a balance
  * is the sum of an account's lines, negated, so that it reads as what is owed to the account's holder:
  * - `seller:<id>:receivable` / `main:receivable`: future receivables (net of fees);
+ * - `seller:<id>:scheduled` / `main:scheduled`: committed to a prepayment, in a pending batch of its payment date:
+ *   neither future receivable nor available yet;
  * - `seller:<id>:available` / `main:available`: settled and not yet transferred;
  * - `platform:fees`, `platform:prepayment_fees`: the platform's revenue;
  * - `acquirer:clearing`: what the acquirer owes for captured charges (negative balance: owed to the platform);
@@ -22,6 +24,10 @@ export function receivableAccount(receiver: string | null): string {
 
 export function availableAccount(receiver: string | null): string {
   return receiver === null ? 'main:available' : `seller:${receiver}:available`;
+}
+
+export function scheduledAccount(receiver: string | null): string {
+  return receiver === null ? 'main:scheduled' : `seller:${receiver}:scheduled`;
 }
 
 export interface PostingLine {
@@ -127,6 +133,26 @@ export function prepaymentPosting(prepaymentId: string, items: Array<{ receivabl
     lines.push(line(receivableAccount(item.receiver), item.fee, item.receivableId), line(ACCOUNTS.prepaymentFees, -item.fee));
   }
   return posting('prepayment', `prepay:${prepaymentId}`, lines);
+}
+
+/**
+ * A prepayment committed: what each receivable still pays after the prepayment fee leaves the receiver's future
+ * receivables for its scheduled account (tagged with the receivable), where the pending batch of the payment date
+ * holds it until the settlement of that date.
+ */
+export function schedulePosting(prepaymentId: string, items: Array<{ receivableId: string; receiver: string | null; net: number }>): Posting {
+  const lines: PostingLine[] = [];
+  for (const item of items) {
+    nonNegative(item.net, 'net');
+    lines.push(line(receivableAccount(item.receiver), item.net, item.receivableId), line(scheduledAccount(item.receiver), -item.net, item.receivableId));
+  }
+  return posting('prepayment', `schedule:${prepaymentId}`, lines);
+}
+
+/** A prepaid receivable settles on its payment date: its amount moves from the scheduled account to available. */
+export function scheduledSettlementPosting(receivableId: string, receiver: string | null, amount: number): Posting {
+  nonNegative(amount, 'amount');
+  return posting('settlement', `settle:${receivableId}`, [line(scheduledAccount(receiver), amount, receivableId), line(availableAccount(receiver), -amount)]);
 }
 
 /** A payment batch transferred: the receiver's available balance goes out by bank transfer. */

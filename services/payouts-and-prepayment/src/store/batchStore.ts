@@ -152,6 +152,14 @@ export const batchStore = {
     );
   },
 
+  /** A batch given more orders (a receiver's debits taken from its prepayment batch): its amounts and status. */
+  async updateBatchAmounts(db: Queryable, batch: PaymentBatch): Promise<void> {
+    await db.query(
+      `UPDATE payment_batches SET status = $3, amount = $4, fee_amount = $5, refund_amount = $6, final_balance = $7, updated_at = $8 WHERE client_id = $1 AND id = $2`,
+      [batch.clientId, batch.id, batch.status, batch.amount, batch.feeAmount, batch.refundAmount, batch.finalBalance, batch.updatedAt],
+    );
+  },
+
   async insertOrders(db: Queryable, orders: readonly PaymentOrder[]): Promise<void> {
     if (orders.length === 0) return;
     await db.query(

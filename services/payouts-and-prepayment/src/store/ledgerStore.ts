@@ -29,6 +29,8 @@ export interface OpenAmounts {
   net: number;
   /** Fees still kept on it (−Σ of its fee entries). */
   fee: number;
+  /** Committed to a prepayment and held for its pending batch (−Σ of its scheduled account's entries). */
+  scheduled: number;
 }
 
 export interface LedgerCharge {
@@ -130,16 +132,17 @@ export const ledgerStore = {
 
   /** What each receivable still owes and keeps in fees, by the entries tagged with it. */
   async openAmounts(db: Queryable, clientId: string, receivableIds: readonly string[]): Promise<Map<string, OpenAmounts>> {
-    const amounts = new Map<string, OpenAmounts>(receivableIds.map((id) => [id, { net: 0, fee: 0 }]));
+    const amounts = new Map<string, OpenAmounts>(receivableIds.map((id) => [id, { net: 0, fee: 0, scheduled: 0 }]));
     if (receivableIds.length === 0) return amounts;
-    const { rows } = await db.query<{ receivable_id: string; net: string; fee: string }>(
+    const { rows } = await db.query<{ receivable_id: string; net: string; fee: string; scheduled: string }>(
       `SELECT receivable_id,
               -SUM(amount) FILTER (WHERE account LIKE '%:receivable') AS net,
-              -SUM(amount) FILTER (WHERE account = 'platform:fees') AS fee
+              -SUM(amount) FILTER (WHERE account = 'platform:fees') AS fee,
+              -SUM(amount) FILTER (WHERE account LIKE '%:scheduled') AS scheduled
        FROM ledger_entries WHERE client_id = $1 AND receivable_id = ANY($2::uuid[]) GROUP BY receivable_id`,
       [clientId, receivableIds],
     );
-    for (const row of rows) amounts.set(row.receivable_id, { net: Number(row.net ?? 0), fee: Number(row.fee ?? 0) });
+    for (const row of rows) amounts.set(row.receivable_id, { net: Number(row.net ?? 0), fee: Number(row.fee ?? 0), scheduled: Number(row.scheduled ?? 0) });
     return amounts;
   },
 
@@ -253,14 +256,28 @@ export const ledgerStore = {
     return rows.map(toReceivable);
   },
 
-  /** Moves receivables into a prepayment, in one statement: only those still free; the count taken. */
-  async takeForPrepayment(db: Queryable, clientId: string, ids: readonly string[], prepaymentId: string, paymentDate: string): Promise<number> {
+  /**
+   * Moves receivables into a prepayment and its pending batch, in one statement: only those still free; the count
+   * taken.
+   */
+  async takeForPrepayment(db: Queryable, clientId: string, ids: readonly string[], prepaymentId: string, paymentDate: string, batchId: string): Promise<number> {
     const { rowCount } = await db.query(
-      `UPDATE receivables SET status = 'prepaid', prepayment_id = $3, settlement_date = $4::date
+      `UPDATE receivables SET status = 'prepaid', prepayment_id = $3, settlement_date = $4::date, batch_id = $5
        WHERE client_id = $1 AND id = ANY($2::uuid[]) AND status = 'pending' AND prepayment_id IS NULL`,
-      [clientId, ids, prepaymentId, paymentDate],
+      [clientId, ids, prepaymentId, paymentDate, batchId],
     );
     return rowCount ?? 0;
+  },
+
+  async receivablesByIds(db: Queryable, clientId: string, ids: readonly string[]): Promise<Receivable[]> {
+    const { rows } = await db.query<ReceivableRow>(`SELECT ${RECEIVABLE_COLUMNS} FROM receivables WHERE client_id = $1 AND id = ANY($2::uuid[])`, [clientId, ids]);
+    return rows.map(toReceivable);
+  },
+
+  /** Whether a batch still holds prepaid receivables its settlement has not moved to available (it cannot be paid yet). */
+  async batchAwaitsSettlement(db: Queryable, clientId: string, batchId: string): Promise<boolean> {
+    const { rows } = await db.query("SELECT 1 FROM receivables WHERE client_id = $1 AND batch_id = $2 AND status = 'prepaid' LIMIT 1", [clientId, batchId]);
+    return rows.length > 0;
   },
 
   async markSettled(db: Queryable, clientId: string, ids: readonly string[], batchId: string): Promise<void> {
