@@ -56,6 +56,9 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
       path: '/v1/payouts/balance',
       operationId: 'getBalance',
       summary: "A receiver's balance: settled and not yet transferred, and future receivables",
+      description:
+        'What a committed prepayment takes is in neither: from its commit the receivables leave receivable (the prepayment fee goes to the ' +
+        'platform) and their net is a pending payment batch on its paymentDate (GET /v1/payouts/payment-batches?status=pending), paid on that date.',
       tags: payoutTags,
       resource: 'payouts',
       query: BalanceQuery,
@@ -245,6 +248,8 @@ export function payoutsAndPrepaymentRoutes({ payoutsAndPrepayment: payouts }: Pi
       operationId: 'commitPrepayment',
       summary: 'Commit a simulation: its receivables are prepaid on its payment date',
       description:
+        'At once its receivables leave the future balance (receivable drops by grossAmount) and a pending payment batch of netAmount on paymentDate ' +
+        'is listed (event payment_batch.created); the settlement of paymentDate pays that batch. ' +
         'After expiresAt: 422 prepayment_simulation_expired. Receivables another commit took first: 422 receivables_unavailable. ' + PREPAYMENT_DENIED,
       tags: prepaymentTags,
       resource: 'prepayment',

@@ -80,7 +80,7 @@ const timestamp = z.string().openapi({ format: 'date-time' });
 export const BalanceSchema = z
   .object({
     available: z.int().openapi({ description: 'Settled and not yet transferred (minor units)' }),
-    receivable: z.int().openapi({ description: 'Future receivables (minor units)' }),
+    receivable: z.int().openapi({ description: 'Future receivables (minor units); those a committed prepayment took are not counted: their net is in a pending batch' }),
   })
   .openapi('PayoutBalance');
 
