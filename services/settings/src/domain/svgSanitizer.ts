@@ -1,17 +1,22 @@
-import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
-import { JSDOM } from 'jsdom';
+import type { Config, DOMPurify } from 'dompurify';
+import type { JSDOM } from 'jsdom';
 
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 
 /**
- * DOMPurify on a jsdom window, made once: the window only lends its DOM (parser, serializer, node classes) to the
- * sanitiser and never loads or runs anything.
+ * DOMPurify on a jsdom window, made at the first SVG logo (loading jsdom takes seconds, which a start need not wait
+ * for): the window only lends its DOM (parser, serializer, node classes) to the sanitiser and never loads or runs
+ * anything.
  */
 let sanitiser: { window: JSDOM['window']; purify: DOMPurify } | undefined;
 
 function sanitiserOf(): { window: JSDOM['window']; purify: DOMPurify } {
   if (!sanitiser) {
-    const { window } = new JSDOM('');
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { JSDOM: Dom } = require('jsdom') as { JSDOM: typeof JSDOM };
+    const createDOMPurify = require('dompurify') as DOMPurify;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    const { window } = new Dom('');
     sanitiser = { window, purify: createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]) };
   }
   return sanitiser;
