@@ -715,7 +715,7 @@ describe('the subscriptions in the OpenAPI document', () => {
 describe('SUBSCRIPTION_EVENT_TYPES', () => {
   it('names every subscription event subscriptions.subscription.<what>', () => {
     expect(Object.values(SUBSCRIPTION_EVENT_TYPES)).toEqual(
-      ['created', 'updated', 'trialing', 'activated', 'paused', 'resumed', 'canceled', 'expired', 'unpaid', 'cycle_paid', 'cycle_failed'].map(
+      ['created', 'updated', 'trial_started', 'activated', 'paused', 'resumed', 'canceled', 'expired', 'unpaid', 'cycle_paid', 'cycle_failed'].map(
         (what) => `subscriptions.subscription.${what}`,
       ),
     );

@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { cardNumberEnding, eventually } from '@platform/testkit';
 import { apiClient, createClient, startTestPlatform } from './platform';
+import { WebhookReceiver, type Delivered } from './receiver';
 
 type Json = Record<string, unknown>;
 interface Subscription {
@@ -149,6 +151,26 @@ describe('subscriptions through the gateway', () => {
     expect((await w.advance(subscription.id, later(30 * DAY))).status).toBe('canceled');
     const [cycle] = await w.cycles(subscription.id);
     expect(cycle!.attempts.map((a) => a.declinedCode)).toEqual(['expired_card']);
+  });
+
+  it('tells a webhook that a trial started, as subscription.trial_started of object subscription', async () => {
+    const receiver = new (class extends WebhookReceiver<Delivered> {
+      protected receive(request: Delivered, res: ServerResponse): Delivered {
+        res.end();
+        return request;
+      }
+    })();
+    await receiver.start();
+    try {
+      const endpoint = receiver.endpoint();
+      const webhook = await w.call('POST', '/v1/webhooks', { event: 'subscription.trial_started', endpoint, version: 1.1, status: true });
+      expect(webhook.status).toBe(201);
+      const trial = await w.subscribe('1', { trial: { endAt: later(7 * DAY) } });
+      const delivered = await eventually(() => receiver.at(endpoint)[0], 'the trial_started delivery', { timeoutMs: 20_000, intervalMs: 100 });
+      expect(JSON.parse(delivered.body)).toMatchObject({ object: 'subscription', event: 'subscription.trial_started', data: { id: trial.id, status: 'trialing' } });
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('bills a trial at its end, bills nothing while paused, and expires when its cycles are billed', async () => {

@@ -30,7 +30,7 @@ export const SUBSCRIPTION_PAYMENT_TYPES = ['credit'] as const;
 export const SUBSCRIPTION_EVENT_TYPES = {
   created: 'subscriptions.subscription.created',
   updated: 'subscriptions.subscription.updated',
-  trialing: 'subscriptions.subscription.trialing',
+  trialStarted: 'subscriptions.subscription.trial_started',
   activated: 'subscriptions.subscription.activated',
   paused: 'subscriptions.subscription.paused',
   resumed: 'subscriptions.subscription.resumed',

@@ -265,7 +265,7 @@ const prepayment = (committed: boolean) =>
 const SUBSCRIPTION_STATUS: Record<string, string> = {
   created: 'created',
   updated: 'active',
-  trialing: 'trialing',
+  trial_started: 'trialing',
   activated: 'active',
   paused: 'paused',
   resumed: 'active',

@@ -130,7 +130,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'prepayment.committed': 'A prepayment was committed: its receivables are paid on its payment date.',
   'subscription.created': 'A subscription was created (POST /v1/subscriptions).',
   'subscription.updated': "A subscription's items, card or name were replaced (PUT /v1/subscriptions/{id}).",
-  'subscription.trialing': 'A subscription is in its trial: it bills first when the trial ends.',
+  'subscription.trial_started': 'A subscription is in its trial: it bills first when the trial ends.',
   'subscription.activated': 'A paid cycle made a subscription active.',
   'subscription.paused': 'A subscription was paused: no cycle is billed until it is resumed.',
   'subscription.resumed': 'A subscription was resumed: billing continues from the next due date.',

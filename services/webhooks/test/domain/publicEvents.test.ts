@@ -53,7 +53,7 @@ describe('the public event catalogue', () => {
   });
 
   it('maps every subscription event to event subscription.<what>, of object subscription or, for a cycle event, subscription_cycle', () => {
-    const whats = ['created', 'updated', 'trialing', 'activated', 'paused', 'resumed', 'canceled', 'expired', 'unpaid', 'cycle_paid', 'cycle_failed'];
+    const whats = ['created', 'updated', 'trial_started', 'activated', 'paused', 'resumed', 'canceled', 'expired', 'unpaid', 'cycle_paid', 'cycle_failed'];
     for (const what of whats) {
       const object = what.startsWith('cycle_') ? 'subscription_cycle' : 'subscription';
       expect(publicKindOf(`subscriptions.subscription.${what}`)).toEqual({ object, event: `subscription.${what}` });

@@ -126,7 +126,7 @@ export async function createSubscription(
       await subscriptionStore.insert(tx, subscription);
       await openCycle(tx, subscription, 1, now);
       await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.created, subscription, now);
-      if (subscription.status === 'trialing') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.trialing, subscription, now);
+      if (subscription.status === 'trialing') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.trialStarted, subscription, now);
       return view(tx, subscription);
     },
   });
