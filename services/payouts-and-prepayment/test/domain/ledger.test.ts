@@ -10,6 +10,9 @@ import {
   receivableAccount,
   receivableRemaining,
   refundPosting,
+  scheduledAccount,
+  scheduledSettlementPosting,
+  schedulePosting,
   settlementPosting,
   type PostingLine,
 } from '../../src/domain/ledger';
@@ -125,5 +128,26 @@ describe('balanced postings', () => {
     expect(balanceOf(lines, ACCOUNTS.transfers)).toBe(2207);
     expect(balanceOf(lines, 'nobody')).toBe(0);
     expect(Object.is(balanceOf([], 'x'), 0)).toBe(true);
+  });
+
+  it('follows a prepaid receivable: out of the future balance at the commit, held for its batch, available on its date, then paid', () => {
+    const commit: PostingLine[] = [
+      ...capturePosting('ch_1', receivables).lines,
+      ...prepaymentPosting('pp1', [{ receivableId: 'a1', receiver: 'seller-a', fee: 45 }]).lines,
+      ...schedulePosting('pp1', [{ receivableId: 'a1', receiver: 'seller-a', net: 2207 }]).lines,
+    ];
+    expect(schedulePosting('pp1', [{ receivableId: 'a1', receiver: 'seller-a', net: 2207 }])).toMatchObject({ kind: 'prepayment', reference: 'schedule:pp1' });
+    expect(receivableRemaining(commit, 'a1')).toBe(0);
+    expect(balanceOf(commit, receivableAccount('seller-a'))).toBe(0);
+    expect(balanceOf(commit, scheduledAccount('seller-a'))).toBe(2207);
+    expect(balanceOf(commit, availableAccount('seller-a'))).toBe(0);
+    const paid = [...commit, ...scheduledSettlementPosting('a1', 'seller-a', 2207).lines, ...payoutPosting('batch1', 'seller-a', 2207).lines];
+    expect(balanceOf(paid, scheduledAccount('seller-a'))).toBe(0);
+    expect(balanceOf(paid, availableAccount('seller-a'))).toBe(0);
+    expect(balanceOf(paid, ACCOUNTS.transfers)).toBe(2207);
+    expect(paid.reduce((s, l) => s + l.amount, 0)).toBe(0);
+    expect(scheduledAccount(null)).toBe('main:scheduled');
+    expect(schedulePosting('pp2', [{ receivableId: 'm1', receiver: null, net: 0 }]).lines).toEqual([]);
+    expect(() => scheduledSettlementPosting('a1', 'seller-a', -1)).toThrow(Error);
   });
 });
