@@ -15,11 +15,11 @@ afterAll(async () => {
   await running.stop();
 });
 
-async function sellerWithCharge(clientId: string): Promise<string> {
+async function sellerWithCharge(clientId: string, chargeId = randomUUID()): Promise<string> {
   const seller = randomUUID();
   await withTransaction(running.pool, (tx) => applySellerEvent(running.deps, tx, clientId, { id: seller, status: 'active', planId: null }, running.clock.now()));
   const charge: ChargeEventData = {
-    id: randomUUID(),
+    id: chargeId,
     status: 'authorized',
     amount: 10_000,
     capturedAmount: 10_000,
@@ -96,6 +96,35 @@ describe('a prepayment commit', () => {
     expect(await accountBalance(clientId, 'platform:prepayment_fees')).toBe(simulation.feeAmount);
     // Run again for the same date, nothing more is paid.
     expect((await running.client.advanceSettlement({ clientId, date: '2026-03-03' })).batches).toEqual([]);
+  });
+
+  it('takes a refund that found every receivable prepaid from the prepayment batch of its date', async () => {
+    const clientId = randomUUID();
+    running.settings.enabled.add(clientId);
+    const chargeId = randomUUID();
+    const seller = await sellerWithCharge(clientId, chargeId);
+    const simulation = await running.client.simulatePrepayment({ clientId, sellerId: seller, endDate: '2026-12-31', dates: [] });
+    await running.client.commitPrepayment({ clientId, id: simulation.id });
+    const refund: ChargeEventData = {
+      id: chargeId,
+      status: 'authorized',
+      amount: 10_000,
+      capturedAmount: 10_000,
+      refundedAmount: 1_000,
+      providerType: 'SANDBOX',
+      paymentMethod: { paymentType: 'credit', installments: 3 },
+      splitRules: [{ sellerId: seller, percentage: 10_000 }],
+    };
+    await withTransaction(running.pool, (tx) => applyChargeEvent(running.deps, tx, clientId, refund, running.clock.now()));
+    expect(await running.client.getBalance({ clientId, sellerId: seller })).toEqual({ available: -1_000, receivable: 0 });
+
+    const { batches } = await running.client.advanceSettlement({ clientId, date: simulation.paymentDate });
+    expect(batches.map((b) => [b.amount, b.refundAmount, b.status])).toEqual([[simulation.netAmount - 1_000, 1_000, 'paid']]);
+    const orders = await running.client.listOrders({ clientId, paymentBatchId: batches[0]!.id });
+    expect(orders.items.reduce((s, o) => s + o.amount, 0)).toBe(simulation.netAmount - 1_000);
+    expect((await running.client.listPaymentBatches({ clientId, sellerId: seller, status: [] })).items).toHaveLength(1);
+    expect(await running.client.getBalance({ clientId, sellerId: seller })).toEqual({ available: 0, receivable: 0 });
+    expect(await unbalancedPostings(clientId)).toEqual([]);
   });
 
   it('takes out only the receivables it committed: the others stay future receivables and settle in batches of their own', async () => {
