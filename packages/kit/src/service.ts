@@ -36,6 +36,11 @@ export interface ServiceDefinitionOptions<S extends z.ZodObject> {
   configSchema?: S;
   /** The service's own migrations folder (absolute). */
   migrationsDir: string;
+  /**
+   * The fewest database connections the service needs, whatever DATABASE_POOL_SIZE says: a job runner that runs N jobs
+   * at once wants N connections besides those of its consumers and relay (fewer makes the jobs queue for the pool).
+   */
+  minPoolSize?(config: BaseServiceConfig & z.infer<S>): number;
   wire(runtime: ServiceRuntime<BaseServiceConfig & z.infer<S>>): Promise<{ services: RegisteredService[]; workers?: Worker[] }>;
 }
 
@@ -58,7 +63,7 @@ export async function startService<S extends z.ZodObject>(
   const schema = options.configSchema ? baseServiceConfig.extend(options.configSchema.shape) : baseServiceConfig;
   const config = loadConfig(schema, env) as BaseServiceConfig & z.infer<S>;
   const log = createLogger({ name: options.name, level: config.LOG_LEVEL });
-  const pool = createPool({ url: config.DATABASE_URL, size: config.DATABASE_POOL_SIZE, log, name: options.name });
+  const pool = createPool({ url: config.DATABASE_URL, size: Math.max(config.DATABASE_POOL_SIZE, options.minPoolSize?.(config) ?? 0), log, name: options.name });
   // graphile-worker's schema first: the kit migration that retires the old jobs table moves its work there.
   await migrateJobs(pool, log);
   await migrate(pool, [KIT_MIGRATIONS_DIR, options.migrationsDir], log);

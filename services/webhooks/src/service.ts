@@ -19,6 +19,9 @@ import { createWebhookStore } from './store/webhookStore';
  */
 const JOB_POLL_MS = 250;
 
+/** Connections beyond one per delivery in flight: the fan-out consumer, the outbox relay, the gRPC handlers. */
+export const POOL_HEADROOM = 4;
+
 /**
  * `resolve` replaces DNS (tests give names that resolve to chosen addresses); tests pass a clock to move time without
  * waiting, and a directory of clients in place of settings.
@@ -28,6 +31,8 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
     name: 'webhooks',
     configSchema: webhooksConfig,
     migrationsDir: migrationsDirOf(__dirname),
+    // Each delivery in flight holds a connection at times, and the fan-out consumer and the outbox relay need theirs.
+    minPoolSize: (config) => config.WEBHOOKS_DELIVERY_CONCURRENCY + POOL_HEADROOM,
     wire: async ({ config, log, pool, nc, outbox }) => {
       const deps: WebhookDeps = {
         pool,
