@@ -1,3 +1,4 @@
+import type { ParsedSplitRule } from '@platform/api-model';
 import type { ChargeStatus } from './chargeStatus';
 
 /**
@@ -94,15 +95,8 @@ export interface TransactionRequestRecord {
   updatedAt: Date;
 }
 
-export interface SplitRule {
-  sellerId: string;
-  /** Basis points of the charge amount; exclusive with amount. */
-  percentage?: number;
-  amount?: number;
-  processingFee: boolean;
-  chargeRemainderFee: boolean;
-  liable: boolean;
-}
+/** A split rule of a charge, as the shared split check leaves it. */
+export type SplitRule = ParsedSplitRule;
 
 export interface ChargePaymentMethod {
   paymentType: PaymentType;

@@ -1,3 +1,4 @@
+import type { ParsedSplitRule } from '@platform/api-model';
 import type { Page, Queryable } from '@platform/kit';
 
 export interface SubscriptionItem {
@@ -6,14 +7,7 @@ export interface SubscriptionItem {
   quantity: number;
 }
 
-export interface SubscriptionSplitRule {
-  sellerId: string;
-  percentage?: number;
-  amount?: number;
-  processingFee: boolean;
-  chargeRemainderFee: boolean;
-  liable: boolean;
-}
+export type SubscriptionSplitRule = ParsedSplitRule;
 
 export interface SubscriptionRecord {
   id: string;

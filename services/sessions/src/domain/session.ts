@@ -1,4 +1,4 @@
-import { brazilDate, CURRENCY_MESSAGE, DATE_MESSAGE, DATE_RANGE, DATE_TIME_RANGE_MESSAGE, isCalendarDate, isCurrencyCode, isInstantInRange, parseSplitRules } from '@platform/api-model';
+import { brazilDate, CURRENCY_MESSAGE, DATE_MESSAGE, DATE_RANGE, DATE_TIME_RANGE_MESSAGE, isCalendarDate, isCurrencyCode, isInstantInRange, parseSplitRules, type ParsedSplitRule } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** Persisted statuses. `disabled` exists only in history (expiry by due date or by the payment limit). */
@@ -46,14 +46,7 @@ export interface SessionPaymentMethod {
   instructions?: string;
 }
 
-export interface SessionSplitRule {
-  sellerId: string;
-  percentage?: number;
-  amount?: number;
-  processingFee: boolean;
-  chargeRemainderFee: boolean;
-  liable: boolean;
-}
+export type SessionSplitRule = ParsedSplitRule;
 
 export interface Session {
   id: string;
