@@ -1,5 +1,5 @@
-import { cardNumberEnding, eventually } from '@platform/testkit';
-import { apiClient, naturalPerson, startTestPlatform, type Credentials, type TestPlatform } from './platform';
+import { cardNumberEnding } from '@platform/testkit';
+import { payoutsWorld, startTestPlatform, type apiClient, type Credentials, type TestPlatform } from './platform';
 
 type Json = Record<string, unknown>;
 interface Balance {
@@ -49,39 +49,13 @@ describe('payouts and prepayment through the gateway', () => {
   let bob: string;
   let chargeId: string;
 
-  const get = async <T>(path: string) => {
-    const res = await api<T>('GET', path, { auth: client });
-    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
+  let get: Awaited<ReturnType<typeof payoutsWorld>>['get'];
+  let until: Awaited<ReturnType<typeof payoutsWorld>>['until'];
   const balanceOf = (sellerId: string) => get<Balance>(`/v1/payouts/balance?sellerId=${sellerId}`);
-  const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string) =>
-    eventually(async () => {
-      const value = await read();
-      return ok(value) ? value : undefined;
-    }, what, { timeoutMs: 15_000, intervalMs: 200 });
 
   beforeAll(async () => {
     platform = await startTestPlatform('e2epayouts');
-    api = apiClient(platform.gatewayUrl);
-    const created = await api<Credentials>('POST', '/admin/v1/clients', {
-      body: { name: 'Payouts Store', environment: 'sandbox', prepaymentEnabled: true },
-      headers: { 'x-admin-token': platform.adminToken },
-    });
-    expect(created.status).toBe(201);
-    client = { clientId: created.body.clientId, apiKey: created.body.apiKey };
-    const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
-      auth: client,
-      body: { mcc: '5999', name: 'Loja Repasse', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
-    });
-    expect(merchant.status).toBe(201);
-    merchantId = merchant.body.id;
-    for (const email of ['alice@example.com', 'bob@example.com']) {
-      const seller = await api<{ id: string; status: string }>('POST', '/v1/sellers', { auth: client, body: naturalPerson(merchantId, email) });
-      expect(seller.body.status).toBe('active');
-      if (email.startsWith('alice')) alice = seller.body.id;
-      else bob = seller.body.id;
-    }
+    ({ api, client, merchantId, alice, bob, get, until } = await payoutsWorld(platform, 'Payouts Store'));
   }, 120_000);
 
   afterAll(async () => {

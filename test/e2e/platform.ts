@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { launchNats, launchPlatform, replicaCounts, type HealOptions, type NatsProcess, type Platform, type ReplicasOption, type ServiceName } from '@platform/devstack';
-import { HARNESS_ENV, testNatsUrl } from '@platform/testkit';
+import { eventually, HARNESS_ENV, testNatsUrl } from '@platform/testkit';
 
 const SERVER_FAILURE = /"msg":"(internal error|unexpected error|upstream unavailable)"/;
 
@@ -184,4 +184,47 @@ export function naturalPerson(merchantId: string, email = 'ana@example.com'): Re
       type: 'conta_corrente',
     },
   };
+}
+
+/**
+ * A client enabled for prepayment, with a SANDBOX merchant and two active sellers of it (Alice and Bob), and reads
+ * of its payouts: what the payouts suites start from.
+ */
+export async function payoutsWorld(platform: TestPlatform, name: string) {
+  const api = apiClient(platform.gatewayUrl);
+  const created = await api<Credentials>('POST', '/admin/v1/clients', {
+    body: { name, environment: 'sandbox', prepaymentEnabled: true },
+    headers: { 'x-admin-token': platform.adminToken },
+  });
+  if (created.status !== 201) throw new Error(`client creation failed: ${created.status} ${JSON.stringify(created.body)}`);
+  const client: Credentials = { clientId: created.body.clientId, apiKey: created.body.apiKey };
+  const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
+    auth: client,
+    body: { mcc: '5999', name: `${name} merchant`, providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
+  });
+  if (merchant.status !== 201) throw new Error(`merchant creation failed: ${merchant.status} ${JSON.stringify(merchant.body)}`);
+  const merchantId = merchant.body.id;
+  const sellerOf = async (email: string) => {
+    const seller = await api<{ id: string; status: string }>('POST', '/v1/sellers', { auth: client, body: naturalPerson(merchantId, email) });
+    if (seller.body.status !== 'active') throw new Error(`seller ${email} is ${seller.status} ${JSON.stringify(seller.body)}`);
+    return seller.body.id;
+  };
+  const alice = await sellerOf('alice@example.com');
+  const bob = await sellerOf('bob@example.com');
+  const get = async <T>(path: string) => {
+    const res = await api<T>('GET', path, { auth: client });
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  /** What `read` answers once `ok` holds for it (the ledger follows payments' events). */
+  const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string) =>
+    eventually(
+      async () => {
+        const value = await read();
+        return ok(value) ? value : undefined;
+      },
+      what,
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
+  return { api, client, merchantId, alice, bob, get, until };
 }
