@@ -24,7 +24,7 @@ const REPLICAS = Number(process.env.REPLICA_SUITE_REPLICAS ?? 2);
 const KILL_EVERY_MS = Number(process.env.REPLICA_SUITE_KILL_EVERY_SECONDS ?? 15) * 1000;
 const DAY = 86_400_000;
 /** 409s that say "not now": the same work under way elsewhere. */
-const RETRY_LATER = ['idempotency_request_in_progress', 'cycle_in_progress'];
+const RETRY_LATER = ['idempotency_request_in_progress', 'cycle_in_progress', 'subscription_advance_in_progress'];
 const ARTIFACTS = path.resolve(__dirname, '..', 'artifacts');
 
 type Json = Record<string, unknown>;

@@ -277,15 +277,18 @@ export const subscriptionStore = {
 
   /** The cycles of a subscription with an attempt due by `at`, soonest first. */
   /**
-   * Claims the subscription for one sandbox advance: true when no other advance holds it (a claim older than
-   * `staleAfterMs`, left by a process that died, is taken over). `token` is what `releaseAdvance` needs.
+   * Claims the subscription for one sandbox advance: true when no other advance holds it. A claim whose process died
+   * (`owner`, the key of its instance lock, is free to take) is taken over at once, and any claim older than
+   * `staleAfterMs` too. `token` is what `releaseAdvance` needs.
    */
-  async claimAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string, staleAfterMs: number): Promise<boolean> {
+  async claimAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string, staleAfterMs: number, owner: string | undefined): Promise<boolean> {
     const { rowCount } = await db.query(
-      `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (subscription_id) DO UPDATE SET token = EXCLUDED.token, started_at = EXCLUDED.started_at
-       WHERE subscription_advances.client_id = EXCLUDED.client_id AND subscription_advances.started_at < now() - make_interval(secs => $4::float8 / 1000)`,
-      [subscriptionId, clientId, token, staleAfterMs],
+      `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at, owner_instance) VALUES ($1, $2, $3, now(), $5::bigint)
+       ON CONFLICT (subscription_id) DO UPDATE SET token = EXCLUDED.token, started_at = EXCLUDED.started_at, owner_instance = EXCLUDED.owner_instance
+       WHERE subscription_advances.client_id = EXCLUDED.client_id
+         AND (subscription_advances.started_at < now() - make_interval(secs => $4::float8 / 1000)
+              OR pg_try_advisory_xact_lock(subscription_advances.owner_instance))`,
+      [subscriptionId, clientId, token, staleAfterMs, owner ?? null],
     );
     return rowCount === 1;
   },

@@ -275,4 +275,30 @@ describe('subscriptions: the bounds of one advance', () => {
     expect(summary(await cycles(s, created.id)).map((c) => [c[1], c[3]])).toEqual([...Array.from({ length: 12 }, () => ['authorized', 1]), ['scheduled', 0]]);
     expect(await chargeCount(running.pool, s.clientId)).toBe(12);
   });
+
+  it('takes over at once the claim of an advance whose process died, and not one whose process lives', async () => {
+    const s = await setup();
+    const created = await create(s, { recurrence: { interval: 'weekly' } });
+    const to = new Date(START.getTime() + 7 * 86_400_000).toISOString();
+    // A process holds its instance lock while it lives: a claim naming a held key is an advance under way.
+    const holder = await running.pool.connect();
+    const liveKey = '7300000000001';
+    try {
+      await holder.query('SELECT pg_advisory_lock($1::bigint)', [liveKey]);
+      const claim = (owner: string) =>
+        running.pool.query(
+          `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at, owner_instance) VALUES ($1, $2, $3, now(), $4::bigint)
+           ON CONFLICT (subscription_id) DO UPDATE SET owner_instance = EXCLUDED.owner_instance, started_at = now()`,
+          [created.id, s.clientId, randomUUID(), owner],
+        );
+      await claim(liveKey);
+      expect(await failureOf(advance(s, created.id, to))).toMatchObject({ kind: 'conflict', key: 'subscription_advance_in_progress' });
+      // The same claim, by a process that has died (nobody holds its key), is no obstacle.
+      await claim('7300000000002');
+      expect((await advance(s, created.id, to)).cyclesBilled).toBe(2);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock($1::bigint)', [liveKey]);
+      holder.release();
+    }
+  });
 });

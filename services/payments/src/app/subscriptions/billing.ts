@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SUBSCRIPTION_SETTINGS_LIMITS } from '@platform/api-model';
-import { AppError, errors, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
+import { AppError, errors, instanceKeyOf, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
 import { afterFailedAttempt, cycleDueAt, nextSubscriptionStatus, type Interval, type RetryPolicy, type SubscriptionEvent, type SubscriptionStatus } from '../../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
 import { subscriptionStore, type CycleRecord, type SubscriptionRecord } from '../../store/subscriptionStore';
@@ -204,7 +204,7 @@ export async function advanceSubscription(deps: SubscriptionDeps, input: { clien
   const { subscription } = await getSubscription(deps, { clientId, id: input.id });
   if (Number.isNaN(input.to.getTime())) throw errors.validation('to must be an RFC 3339 date-time', [{ field: 'to', message: 'must be an RFC 3339 date-time' }]);
   const token = randomUUID();
-  if (!(await subscriptionStore.claimAdvance(deps.pool, clientId, subscription.id, token, ADVANCE_CLAIM_STALE_MS))) {
+  if (!(await subscriptionStore.claimAdvance(deps.pool, clientId, subscription.id, token, ADVANCE_CLAIM_STALE_MS, instanceKeyOf(deps.pool)))) {
     throw errors.conflict(`An advance of subscription ${subscription.id} is running; try again when it has finished`, 'subscription_advance_in_progress');
   }
   try {
