@@ -124,8 +124,9 @@ export function sessionsRoutes({
       description:
         'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods ' +
         'and the installments within its offer (up to the method installments, 1 when it names none; more is 400 on paymentMethod.installments). ' +
-        'A session is paid with what its buyer brings: a card typed in (sourceType card with card), or the buyer data for Pix or boleto ' +
-        '(sourceType customer with customer). A saved card (cardId), a token, a stored customer (customerId, in the body or the source) or a wallet ' +
+        'A session is paid with what its buyer brings: a card typed in (sourceType card with card, or sourceType token with the token it was ' +
+        'tokenized into), or the buyer data for Pix or boleto (sourceType customer with customer). A saved card (cardId), a stored customer ' +
+        '(customerId, in the body or the source) or a wallet ' +
         'is refused (400 naming the field), whatever key is used. ' +
         'While every place of a 1:N session is held by payments still waiting for their answer, the buyer waits for them; ' +
         '409 session_payments_in_progress when they are still at work after a few seconds (try again). ' +

@@ -313,9 +313,9 @@ export interface BuyerSource {
 }
 
 /**
- * A session is paid with what its buyer brings: a card typed in (`card` with `card`), or the buyer's own data
- * (`customer` with `customer`, for Pix or boleto). A session names no customer, so nothing stored by its client
- * may pay it: no saved card (`cardId`), no token the client made (`tokenId`), no stored customer (`customerId`,
+ * A session is paid with what its buyer brings: a card typed in (`card` with `card`, or the `token` it was just
+ * tokenized into), or the buyer's own data (`customer` with `customer`, for Pix or boleto). A session names no
+ * customer, so nothing stored by its client may pay it: no saved card (`cardId`), no stored customer (`customerId`,
  * in the source or the request), no wallet. Whoever holds the session's public key (printed by the checkout page)
  * reaches only this.
  */
@@ -328,7 +328,8 @@ export function checkBuyerSource(source: BuyerSource): void {
       if (source.cardId.trim() !== '') violations.push({ field: 'paymentSource.cardId', message: `${stored}; type the card` });
       break;
     case 'token':
-      violations.push({ field: 'paymentSource.tokenId', message: `${stored}; type the card` });
+      // The public Node SDK pays a session by tokenizing the typed card with the session's key, then paying with the
+      // token: a token is a card the buyer just typed (single use, minutes long). Payments checks it is the client's.
       break;
     case 'customer':
       if (source.customerIdOfSource.trim() !== '') violations.push({ field: 'paymentSource.customerId', message: `${stored}; send customer` });

@@ -71,7 +71,6 @@ describe('a session is paid with what its buyer brings', () => {
   const refusals: Array<[string, payments.PaymentSource, string, string[]]> = [
     ['a saved card', payments.PaymentSource.fromPartial({ sourceType: 'card', cardId: randomUUID() }), '', ['paymentSource.cardId']],
     ['a saved card with its CVV', payments.PaymentSource.fromPartial({ sourceType: 'card', cardId: randomUUID(), cardCvv: '123' }), '', ['paymentSource.cardId']],
-    ['a token the client made', payments.PaymentSource.fromPartial({ sourceType: 'token', tokenId: randomUUID() }), '', ['paymentSource.tokenId']],
     [
       "a stored customer's saved card",
       payments.PaymentSource.fromPartial({ sourceType: 'customer', customerId: randomUUID(), cardId: randomUUID() }),
