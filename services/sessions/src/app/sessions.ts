@@ -320,7 +320,7 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   const method = allowedMethod(session, input.paymentMethod?.paymentType ?? '');
   if (!input.paymentSource) throw errors.validation('paymentSource is required', [{ field: 'paymentSource', message: 'is required' }]);
   const source = input.paymentSource;
-  checkBuyerSource({ customerId: input.customerId, sourceType: source.sourceType, cardId: source.cardId, tokenId: source.tokenId, customerIdOfSource: source.customerId });
+  checkBuyerSource({ customerId: input.customerId, sourceType: source.sourceType, cardId: source.cardId, customerIdOfSource: source.customerId });
   const installments = buyerInstallments(method, input.paymentMethod?.installments ?? 0);
 
   const noPlace = new Error('no place');

@@ -308,7 +308,6 @@ export interface BuyerSource {
   customerId: string;
   sourceType: string;
   cardId: string;
-  tokenId: string;
   customerIdOfSource: string;
 }
 
