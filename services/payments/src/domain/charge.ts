@@ -1,4 +1,4 @@
-import type { ParsedSplitRule } from '@platform/api-model';
+import { SPLIT_BASIS_POINTS, type ParsedSplitRule } from '@platform/api-model';
 import type { ChargeStatus } from './chargeStatus';
 
 /**
@@ -57,7 +57,7 @@ export function isDeclinedCode(value: string): value is DeclinedCode {
 export const RECURRENCES = ['initial', 'subsequent', 'unscheduled'] as const;
 
 /** Percentages are basis points: 10000 is the whole amount. */
-export const BASIS_POINTS = 10_000;
+export const BASIS_POINTS = SPLIT_BASIS_POINTS;
 
 
 export type RequestType = 'authorization' | 'capture' | 'void' | 'refund' | 'antifraud';
