@@ -282,6 +282,11 @@ function main() {
   }
   refuse(binary, 'a PDB that no eviction can satisfy', ['--set', 'defaults.autoscaling.minReplicas=1'], /pdb\.minAvailable \(1\) must be below autoscaling\.minReplicas \(1\)/);
   refuse(binary, 'a grace period shorter than the drain delay', ['--set', 'defaults.terminationGracePeriodSeconds=10'], /must be larger than preStopSleepSeconds \+ drainDelaySeconds \(12\)/);
+  // Production durability by default: every service asks for an event stream of 3 replicas, and never lowers one.
+  for (const doc of ofKind('Deployment')) {
+    if (/-gateway$/.test(nameOf(doc))) continue;
+    if (!/- name: EVENTS_STREAM_REPLICAS\s*\n\s*value: "3"/.test(doc)) die(`default values: Deployment ${nameOf(doc)} does not ask for an event stream of 3 replicas`);
+  }
   if (defaults.metricsPort !== DEFAULT_METRICS_PORT) die(`default values: metrics on port ${defaults.metricsPort}, expected ${DEFAULT_METRICS_PORT}`);
   console.log('helm-check: passed');
 }

@@ -26,6 +26,14 @@ export const serviceEnv = {
   DATABASE_URL: z.string().url(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   NATS_URL: z.string().min(1),
+  /**
+   * The event stream as a service creates it, and the least it brings an existing stream up to: a start never
+   * lowers what the stream has (deploy/README.md, The event stream). Replicas need a NATS cluster of at least as many servers.
+   */
+  EVENTS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  /** How long the stream keeps an event, in hours; 0 keeps events until a storage limit drops them. */
+  EVENTS_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(0).max(24 * 3650).default(168),
+  EVENTS_STREAM_STORAGE: z.enum(['file', 'memory']).default('file'),
   /** Prometheus metrics on their own port (GET /metrics), apart from the API; 0 takes any free port. */
   METRICS_ENABLED: booleanString.default(true),
   METRICS_HOST: z.string().default('0.0.0.0'),

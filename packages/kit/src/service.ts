@@ -68,7 +68,11 @@ export async function startService<S extends z.ZodObject>(
   await migrateJobs(pool, log);
   await migrate(pool, [KIT_MIGRATIONS_DIR, options.migrationsDir], log);
   const nc = await connectNats(config.NATS_URL, options.name, log);
-  await ensureEventStream(nc);
+  await ensureEventStream(
+    nc,
+    { replicas: config.EVENTS_STREAM_REPLICAS, maxAgeMs: config.EVENTS_STREAM_MAX_AGE_HOURS * 3600_000, storage: config.EVENTS_STREAM_STORAGE },
+    log,
+  );
   const outbox = new OutboxRelay({ pool, js: nc.jetstream(), log });
   // Held until the process stops or dies: tells other replicas whether this one's in-flight requests are alive.
   const instance = await startInstance({ databaseUrl: config.DATABASE_URL, log, name: options.name });

@@ -206,6 +206,13 @@ metricsPort (0 when metrics are off) and every key of .Values.defaults. The temp
 {{- else -}}
 {{- fail "global.nats: set url or existingSecret" -}}
 {{- end -}}
+{{- /* The event stream as the services create it, and the least they bring it up to; they never lower it. */ -}}
+{{- $stream := default (dict) $nats.stream -}}
+{{- $_ := set $env "EVENTS_STREAM_REPLICAS" (dict "value" (toString (default 3 $stream.replicas))) -}}
+{{- $maxAgeHours := 168 -}}
+{{- if hasKey $stream "maxAgeHours" -}}{{- $maxAgeHours = int $stream.maxAgeHours -}}{{- end -}}
+{{- $_ := set $env "EVENTS_STREAM_MAX_AGE_HOURS" (dict "value" (toString $maxAgeHours)) -}}
+{{- $_ := set $env "EVENTS_STREAM_STORAGE" (dict "value" (toString (default "file" $stream.storage))) -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $V.global.env "secret" $V.global.secretEnv "where" "global") -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $c.env "secret" $c.secretEnv "where" $where) -}}
 {{- $_ := set $c "name" $name -}}

@@ -16,12 +16,14 @@ export interface RunningCustomers {
 }
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
-export async function startCustomers(options: { cards?: CardDirectory } = {}): Promise<RunningCustomers> {
+export async function startCustomers(
+  options: { cards?: CardDirectory; env?: NodeJS.ProcessEnv; databaseUrl?: string } = {},
+): Promise<RunningCustomers & { databaseUrl: string }> {
   return startServiceWithClient(
-    defineCustomersService(options),
+    defineCustomersService({ cards: options.cards }),
     { definition: customers.CustomersServiceService, Client: customers.CustomersServiceClient },
     // Nothing answers here: suites about cards pass a fake directory instead of calling payments.
-    { env: { PAYMENTS_GRPC_URL: '127.0.0.1:1' } },
+    { env: { PAYMENTS_GRPC_URL: '127.0.0.1:1', ...options.env }, databaseUrl: options.databaseUrl },
   );
 }
 
