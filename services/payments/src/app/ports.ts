@@ -38,9 +38,10 @@ export interface CardSource {
    * Turns a charge's paymentSource (`card` with cardId or an inline card, `token`) into card data. A token is
    * consumed (single use) by `chargeId` and its CVV erased in the caller's transaction; the same charge id may
    * open it again (without CVV). Unknown or foreign ids: not_found; invalid inline cards: validation; an expired
-   * card: card_declined `expired_card`.
+   * card: card_declined `expired_card`. A token pays a charge of the session it was made for (`sessionId`; a
+   * token made with a client key pays a charge of no session): any other is `token_not_for_session`.
    */
-  resolve(tx: Queryable, clientId: string, source: CardSourceInput, options?: { chargeId?: string }): Promise<CardData>;
+  resolve(tx: Queryable, clientId: string, source: CardSourceInput, options?: { chargeId?: string; sessionId?: string | null }): Promise<CardData>;
 }
 
 /** A provider ready to be called: credentials decrypted. */

@@ -6,13 +6,15 @@ import { createCard } from '../app/vault/createCard';
 import { createToken } from '../app/vault/createToken';
 import { getCard } from '../app/vault/getCard';
 import { listCards } from '../app/vault/listCards';
+import { getTokenSession } from '../app/vault/tokenSession';
 import { toCardMessage, toCardTokenMessage } from './vaultMessages';
 
-type VaultRpc = 'createToken' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';
+type VaultRpc = 'createToken' | 'getTokenSession' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';
 
 export function createVaultHandlers(ctx: VaultContext): Pick<Handlers<typeof payments.PaymentsServiceService>, VaultRpc> {
   return {
     createToken: async (request, call) => toCardTokenMessage(await createToken(ctx, request, call.idempotencyKey)),
+    getTokenSession: async (request) => getTokenSession(ctx, request),
     createCard: async (request, call) => toCardMessage(await createCard(ctx, request, call.idempotencyKey)),
     listCards: async (request) => {
       const { items, meta } = await listCards(ctx, request);

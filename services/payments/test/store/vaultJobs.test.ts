@@ -36,6 +36,7 @@ function token(expiresAt: Date): StoredToken {
     expiresAt,
     usedAt: null,
     createdAt: new Date(expiresAt.getTime() - 900_000),
+    sessionId: null,
   };
 }
 

@@ -35,6 +35,7 @@ function newToken(clientId: string, overrides: Partial<StoredToken> = {}): Store
     expiresAt: new Date(now.getTime() + 900_000),
     usedAt: null,
     createdAt: now,
+    sessionId: null,
     ...overrides,
   };
 }
@@ -113,6 +114,27 @@ describe('token store', () => {
     expect(again).toMatchObject({ id: token.id, cvvSealed: null, usedAt: now });
     expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, now, randomUUID()))).toBeNull();
     expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, token.id, now))).toBeNull();
+  });
+
+  it('uses a token made for a session for a charge of that session only, and a client-made one for no session', async () => {
+    const clientId = randomUUID();
+    const sessionA = randomUUID();
+    const ofSession = newToken(clientId, { sessionId: sessionA });
+    const ofClient = newToken(clientId);
+    await tokens.insert(pool, ofSession);
+    await tokens.insert(pool, ofClient);
+    expect(await tokens.sessionOf(pool, clientId, ofSession.id)).toBe(sessionA);
+    expect(await tokens.sessionOf(pool, clientId, ofClient.id)).toBeNull();
+    expect(await tokens.sessionOf(pool, randomUUID(), ofSession.id)).toBeUndefined();
+    expect(await tokens.sessionOf(pool, clientId, 'bad-id')).toBeUndefined();
+    // Neither is used by a charge of another session, nor the session's by a charge of none.
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, ofSession.id, now, randomUUID()))).toBeNull();
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, ofSession.id, now, randomUUID(), randomUUID()))).toBeNull();
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, ofClient.id, now, randomUUID(), sessionA))).toBeNull();
+    expect((await tokenRow(ofSession.id)).used_at).toBeNull();
+    expect((await tokenRow(ofClient.id)).used_at).toBeNull();
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, ofSession.id, now, randomUUID(), sessionA))).toMatchObject({ id: ofSession.id, sessionId: sessionA });
+    expect(await withTransaction(pool, (tx) => tokens.consume(tx, clientId, ofClient.id, now, randomUUID(), null))).toMatchObject({ id: ofClient.id, sessionId: null });
   });
 
   it('does not consume an expired token', async () => {

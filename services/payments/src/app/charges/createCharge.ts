@@ -221,7 +221,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
           // A token is used up when this commits, before any provider is asked: it is single use whether or not
           // the charge succeeds. Only a retry of this same charge (same id) may open it again.
           const card = needsCard(input.paymentMethod.paymentType)
-            ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source), { chargeId })
+            ? await deps.cards.resolve(tx, clientId, cardSourceOf(input.source), { chargeId, sessionId: input.sessionId })
             : undefined;
           return { merchant, platformFee, chargeId, card };
         };

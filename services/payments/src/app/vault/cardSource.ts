@@ -6,6 +6,7 @@ import type { TokenStore } from '../../store/tokenStore';
 import type { VaultLookup } from '../charges/deps';
 import type { CardData, CardSource } from '../ports';
 import { expiredCard, parseInlineCard } from './cardInput';
+import { consumeToken } from './tokenSession';
 
 function required(field: string, message: string) {
   return errors.validation('Invalid payment source', [{ field: `paymentSource.${field}`, message }]);
@@ -35,9 +36,8 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'> & {
     };
   }
 
-  async function token(tx: Queryable, clientId: string, tokenId: string, now: Date, chargeId: string | undefined): Promise<CardData> {
-    const used = await tokens.consume(tx, clientId, tokenId, now, chargeId);
-    if (!used) throw errors.notFound('Token', tokenId);
+  async function token(tx: Queryable, clientId: string, tokenId: string, now: Date, use: { chargeId?: string; sessionId: string | null }): Promise<CardData> {
+    const used = await consumeToken(tokens, tx, clientId, tokenId, now, use);
     if (isExpired({ month: used.expirationMonth, year: used.expirationYear }, now)) throw expiredCard();
     return {
       tokenId: used.id,
@@ -78,7 +78,7 @@ export function createCardSource(deps: Pick<PaymentsDeps, 'vault' | 'clock'> & {
         }
         case 'token':
           if (source.tokenId.trim() === '') throw required('tokenId', 'is required');
-          return token(tx, clientId, source.tokenId.trim(), now, options.chargeId);
+          return token(tx, clientId, source.tokenId.trim(), now, { ...(options.chargeId ? { chargeId: options.chargeId } : {}), sessionId: options.sessionId ?? null });
         default:
           throw required('sourceType', 'must be card or token for a card payment');
       }

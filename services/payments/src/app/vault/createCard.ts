@@ -5,6 +5,7 @@ import { recordCardCreated } from '../../events/cardEvents';
 import { expiredCard } from './cardInput';
 import type { VaultContext } from './context';
 import { sandboxCvvVerified } from './cvvCheck';
+import { consumeToken } from './tokenSession';
 
 export const CREATE_CARD_OPERATION = 'payments.cards.create';
 
@@ -31,8 +32,8 @@ export async function createCard(ctx: VaultContext, input: CreateCardInput, idem
         throw errors.notFound('Merchant', merchantId);
       }
       const now = ctx.clock.now();
-      const token = await ctx.tokens.consume(tx, clientId, input.tokenId, now);
-      if (!token) throw errors.notFound('Token', input.tokenId);
+      // A token made with a session's public key pays that session only: it saves no card.
+      const token = await consumeToken(ctx.tokens, tx, clientId, input.tokenId, now, { sessionId: null });
       if (isExpired({ month: token.expirationMonth, year: token.expirationYear }, now)) throw expiredCard();
       const cvv = token.cvvSealed ? await ctx.vault.open('card-cvv', token.cvvSealed) : undefined;
       const card = await ctx.cards.insert(

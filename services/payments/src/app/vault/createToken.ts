@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requireClientId, withIdempotency } from '@platform/kit';
+import { errors, isUuid, requireClientId, withIdempotency } from '@platform/kit';
 import { parseTokenCard, type CardInput } from './cardInput';
 import type { VaultContext } from './context';
 
@@ -10,14 +10,24 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
-/** Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. */
-export async function createToken(ctx: VaultContext, input: { clientId: string; card?: Partial<CardInput> }, idempotencyKey?: string): Promise<IssuedToken> {
+/**
+ * Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. With a `sessionId` (the card was tokenized
+ * with that session's public key) the token pays that session only.
+ */
+export async function createToken(
+  ctx: VaultContext,
+  input: { clientId: string; card?: Partial<CardInput>; sessionId?: string },
+  idempotencyKey?: string,
+): Promise<IssuedToken> {
   const clientId = requireClientId(input.clientId);
+  const sessionId = input.sessionId?.trim() ? input.sessionId.trim().toLowerCase() : null;
+  if (sessionId !== null && !isUuid(sessionId)) throw errors.validation('Invalid sessionId', [{ field: 'sessionId', message: 'must be a UUID' }]);
   const now = ctx.clock.now();
   const card = parseTokenCard(input.card, now);
   // The idempotency record keeps a hash of the request: the card enters it only as a keyed MAC, like the fingerprint.
   const request = {
     card: ctx.vault.fingerprint(`token-request:${JSON.stringify([card.number, card.cvv, card.expirationMonth, card.expirationYear, card.holderName])}`),
+    sessionId,
   };
   return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: ctx.answers.token }, async (tx) => {
     const token = {
@@ -35,6 +45,7 @@ export async function createToken(ctx: VaultContext, input: { clientId: string; 
       expiresAt: new Date(now.getTime() + ctx.config.CARD_TOKEN_TTL_SECONDS * 1000),
       usedAt: null,
       createdAt: now,
+      sessionId,
     };
     await ctx.tokens.insert(tx, token);
     return { id: token.id, expiresAt: token.expiresAt };
