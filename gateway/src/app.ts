@@ -1,10 +1,10 @@
-import type { Clock, Logger } from '@platform/kit';
+import { errors, type Clock, type Logger } from '@platform/kit';
 import express, { type Express } from 'express';
 import type { GatewayClients } from './clients';
 import type { GatewayConfig } from './config';
 import { accessLog } from './http/accessLog';
 import { checkoutRouter } from './checkout/router';
-import { createAuthenticator } from './http/auth';
+import { createAuthenticator, type Authenticator } from './http/auth';
 import { errorHandler } from './http/errors';
 import { httpMetrics } from './http/metrics';
 import { rateLimitsOf, type RateLimitKey } from './http/rateLimit';
@@ -13,6 +13,7 @@ import { mountRoutes, unmatched, type RouteDefinition } from './http/route';
 import { docsRouter } from './openapi/docs';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 import { openApiRoutes } from './openapi/routes';
+import { auditLog } from './routes/admin/audit';
 import { adminRoutes } from './routes/admin/routes';
 import { authRoutes } from './routes/auth/routes';
 import { cardRoutes } from './routes/cards/routes';
@@ -33,9 +34,12 @@ import { reportRoutes } from './routes/reports/routes';
 import { sandboxDocumentRoutes } from './routes/sandbox-documents/routes';
 // `npm run new-service` adds the import of a new service's routes above this line.
 
-export type AppConfig = Pick<GatewayConfig, 'ADMIN_TOKEN' | 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
+export type AppConfig = Pick<GatewayConfig, 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
   /** Rate limits apply when RATE_LIMIT_ENABLED is true (the server's default); an app built without them has none. */
-  Partial<Pick<GatewayConfig, RateLimitKey>>;
+  Partial<Pick<GatewayConfig, RateLimitKey | 'TRUST_PROXY'>>;
+
+/** The admin API's app: its tokens, and the limits and proxies as the public app has them. */
+export type AdminAppConfig = Pick<GatewayConfig, 'ADMIN_TOKENS' | 'BODY_LIMIT'> & Partial<Pick<GatewayConfig, RateLimitKey | 'TRUST_PROXY'>>;
 
 export interface AppDependencies {
   clients: GatewayClients;
@@ -74,15 +78,16 @@ export function gatewayRoutes(clients: GatewayClients, config: Pick<AppConfig, '
   ];
 }
 
-/** The gateway as an express app: every route, its docs, the error envelope. No listening, no I/O at build time. */
-export function createApp({ clients, config, log, clock }: AppDependencies): Express {
-  const routes = gatewayRoutes(clients, config, () => document);
-  const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
-
+/**
+ * What both listeners start with: metrics, request id, access log, and the client address, which is the socket's
+ * peer unless TRUST_PROXY names the proxies whose X-Forwarded-For is believed (express's `trust proxy`).
+ */
+function baseApp(config: Pick<AppConfig, 'TRUST_PROXY'>, log: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   // Flat query keys: `document.number=...` stays one key instead of becoming a nested object.
   app.set('query parser', 'simple');
+  if (config.TRUST_PROXY !== undefined) app.set('trust proxy', config.TRUST_PROXY);
   app.use(httpMetrics());
   app.use(requestId());
   app.use(accessLog(log));
@@ -90,16 +95,46 @@ export function createApp({ clients, config, log, clock }: AppDependencies): Exp
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  return app;
+}
+
+/**
+ * The gateway's public API as an express app: every route but the admin ones (served by createAdminApp on a
+ * listener of their own; here /admin answers as an unknown route), its docs, the error envelope. No listening, no
+ * I/O at build time.
+ */
+export function createApp({ clients, config, log, clock }: AppDependencies): Express {
+  const routes = gatewayRoutes(clients, config, () => document);
+  const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
+  const served = routes.filter((route) => route.resource !== 'admin');
+
+  const app = baseApp(config, log);
   const rateLimits = rateLimitsOf(config);
   app.use('/docs', docsRouter());
   app.use('/checkout', checkoutRouter({ clients, publicUrl: config.PUBLIC_URL, log, rateLimits, clock }));
-  mountRoutes(app, routes, {
+  mountRoutes(app, served, {
     authenticator: createAuthenticator({ settings: clients.settings, ttlMs: config.AUTH_CACHE_TTL_MS, clock }),
     sessionKeys: sessionKeyChecker(clients),
-    adminToken: config.ADMIN_TOKEN,
     bodyLimit: config.BODY_LIMIT,
     rateLimits,
   });
+  app.use(unmatched(served));
+  app.use(errorHandler(log));
+  return app;
+}
+
+/** No client key reaches the admin listener: it serves admin routes only. */
+const noClients: Authenticator = { authenticate: () => Promise.reject(errors.unauthenticated()) };
+
+/**
+ * The admin API (/admin/v1) as an express app, for its own listener (ADMIN_PORT): any of ADMIN_TOKENS is accepted,
+ * and every request gets an audit line (which token, what, from where, the answer), never the token.
+ */
+export function createAdminApp({ clients, config, log }: { clients: Pick<GatewayClients, 'settings'>; config: AdminAppConfig; log: Logger }): Express {
+  const routes = adminRoutes(clients);
+  const app = baseApp(config, log);
+  app.use(auditLog(log, routes));
+  mountRoutes(app, routes, { authenticator: noClients, adminTokens: config.ADMIN_TOKENS, bodyLimit: config.BODY_LIMIT, rateLimits: rateLimitsOf(config) });
   app.use(unmatched(routes));
   app.use(errorHandler(log));
   return app;

@@ -2,7 +2,7 @@
 import '@platform/kit/dist/tracing';
 import { SERVICES } from '@platform/catalog';
 import { createLogger, shutdownTelemetry, sleep, startMetricsServer } from '@platform/kit';
-import { createApp } from './app';
+import { createAdminApp, createApp } from './app';
 import { createGrpcClients, type Upstream } from './clients';
 import { loadGatewayConfig } from './config';
 import { listen } from './server';
@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     healthTimeoutMs: config.HEALTH_TIMEOUT_MS,
   });
   const server = await listen(createApp({ clients, config, log }), { host: config.HOST, port: config.PORT, log });
+  // The admin API has a listener of its own, so the public one (and its Ingress) never serves it.
+  const admin = await listen(createAdminApp({ clients, config, log }), { host: config.ADMIN_HOST, port: config.ADMIN_PORT, log, what: 'admin API' });
   const metrics = config.METRICS_ENABLED ? await startMetricsServer({ service: 'gateway', host: config.METRICS_HOST, port: config.METRICS_PORT, log }) : undefined;
 
   const onSignal = (signal: string) => {
@@ -22,7 +24,7 @@ async function main(): Promise<void> {
     server.notReady();
     log.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, 'not ready; draining after the delay');
     void sleep(config.SHUTDOWN_DELAY_MS)
-      .then(() => server.stop(config.SHUTDOWN_GRACE_MS))
+      .then(() => Promise.all([server.stop(config.SHUTDOWN_GRACE_MS), admin.stop(config.SHUTDOWN_GRACE_MS)]))
       .then(
         async () => {
           clients.close();

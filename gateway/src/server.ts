@@ -18,7 +18,8 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: Express, options: { host: string; port: number; log: Logger }): Promise<RunningServer> {
+/** Serves an app: the public API, or (`what: 'admin API'`) the admin one on its own port. */
+export async function listen(app: Express, options: { host: string; port: number; log: Logger; what?: string }): Promise<RunningServer> {
   const server = http.createServer();
   // Idle keep-alive connections outlive the client's and a load balancer's (60 s is the common idle timeout), so
   // the client side closes them first: a server closing a socket while a client reuses it resets a request that
@@ -62,7 +63,7 @@ export async function listen(app: Express, options: { host: string; port: number
     });
   });
   const port = (server.address() as AddressInfo).port;
-  options.log.info({ host: options.host, port }, 'gateway listening');
+  options.log.info({ host: options.host, port }, `${options.what ?? 'gateway'} listening`);
 
   let stopping: Promise<void> | undefined;
   const stop = (graceMs = 10_000) => {

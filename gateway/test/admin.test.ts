@@ -8,7 +8,7 @@ const client: settings.Client = { id: CLIENT_ID, name: 'Store', environment: 'sa
 describe('/admin/v1/clients', () => {
   it('POST creates a client and answers its secret key once', async () => {
     const gw = buildGateway({ settings: { createClient: async () => ({ client, apiKey: 'sk_sandbox_new', keyId: 'key-1' }) } });
-    const res = await request(gw.app).post('/admin/v1/clients').set(admin).set('X-Idempotency-Key', 'admin-1').send({ name: 'Store', environment: 'sandbox' });
+    const res = await request(gw.admin).post('/admin/v1/clients').set(admin).set('X-Idempotency-Key', 'admin-1').send({ name: 'Store', environment: 'sandbox' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       clientId: CLIENT_ID,
@@ -26,7 +26,7 @@ describe('/admin/v1/clients', () => {
 
   it('POST validates name and environment', async () => {
     const gw = buildGateway();
-    const res = await request(gw.app).post('/admin/v1/clients').set(admin).send({ name: '', environment: 'prod', prepaymentEnabled: 'yes' });
+    const res = await request(gw.admin).post('/admin/v1/clients').set(admin).send({ name: '', environment: 'prod', prepaymentEnabled: 'yes' });
     expect(res.status).toBe(400);
     expect(res.body.error.details).toEqual([
       { field: 'name', message: 'must not be empty' },
@@ -38,7 +38,7 @@ describe('/admin/v1/clients', () => {
 
   it('GET and PATCH answer the client; PATCH sends only the given fields', async () => {
     const gw = buildGateway({ settings: { getClient: async () => client, updateClient: async () => ({ ...client, prepaymentEnabled: true }) } });
-    const got = await request(gw.app).get(`/admin/v1/clients/${CLIENT_ID}`).set(admin);
+    const got = await request(gw.admin).get(`/admin/v1/clients/${CLIENT_ID}`).set(admin);
     expect(got.body).toEqual({
       clientId: CLIENT_ID,
       name: 'Store',
@@ -47,7 +47,7 @@ describe('/admin/v1/clients', () => {
       createdAt: '2026-03-04T05:06:07.089Z',
       updatedAt: '2026-03-05T05:06:07.001Z',
     });
-    const patched = await request(gw.app).patch(`/admin/v1/clients/${CLIENT_ID}`).set(admin).send({ prepaymentEnabled: true });
+    const patched = await request(gw.admin).patch(`/admin/v1/clients/${CLIENT_ID}`).set(admin).send({ prepaymentEnabled: true });
     expect(patched.status).toBe(200);
     expect(patched.body.prepaymentEnabled).toBe(true);
     expect(gw.settingsCalls.map((c) => c.request)).toEqual([{ clientId: CLIENT_ID }, { clientId: CLIENT_ID, prepaymentEnabled: true }]);
@@ -61,10 +61,10 @@ describe('/admin/v1/clients', () => {
         revokeApiKey: async () => ({}),
       },
     });
-    const created = await request(gw.app).post(`/admin/v1/clients/${CLIENT_ID}/api-keys`).set(admin);
+    const created = await request(gw.admin).post(`/admin/v1/clients/${CLIENT_ID}/api-keys`).set(admin);
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ keyId: 'key-2', apiKey: 'sk_sandbox_two', createdAt: '2026-03-04T05:06:07.089Z' });
-    const revoked = await request(gw.app).delete(`/admin/v1/clients/${CLIENT_ID}/api-keys/key-2`).set(admin);
+    const revoked = await request(gw.admin).delete(`/admin/v1/clients/${CLIENT_ID}/api-keys/key-2`).set(admin);
     expect(revoked.status).toBe(204);
     expect(revoked.text).toBe('');
     expect(gw.settingsCalls.map((c) => [c.method, c.request])).toEqual([

@@ -134,12 +134,12 @@ describe('admin routes', () => {
   it('need X-Admin-Token equal to ADMIN_TOKEN', async () => {
     const gw = buildGateway({ settings: { getClient: async () => client } });
     for (const headers of [{}, { 'X-Admin-Token': 'wrong' }, { 'X-Admin-Token': `${ADMIN_TOKEN}x` }, auth()]) {
-      const res = await request(gw.app).get(`/admin/v1/clients/${CLIENT_ID}`).set(headers);
+      const res = await request(gw.admin).get(`/admin/v1/clients/${CLIENT_ID}`).set(headers);
       expect(res.status).toBe(401);
       expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 401, key: 'invalid_admin_token' });
     }
     expect(gw.settingsCalls).toHaveLength(0);
-    const ok = await request(gw.app).get(`/admin/v1/clients/${CLIENT_ID}`).set('X-Admin-Token', ADMIN_TOKEN);
+    const ok = await request(gw.admin).get(`/admin/v1/clients/${CLIENT_ID}`).set('X-Admin-Token', ADMIN_TOKEN);
     expect(ok.status).toBe(200);
   });
 });

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createApp } from '../src/app';
 import { SERVICES } from '@platform/catalog';
 import { createGrpcClients, UPSTREAMS, type Upstream } from '../src/clients';
-import { ADMIN_TOKEN, buildGateway, captureLogger, PUBLIC_URL } from './helpers';
+import { buildGateway, captureLogger, PUBLIC_URL } from './helpers';
 
 /** Every upstream with `status`, except those given. */
 const statuses = (status: string, except: Partial<Record<Upstream, string>> = {}) => Object.fromEntries(UPSTREAMS.map((name) => [name, except[name] ?? status]));
@@ -61,7 +61,7 @@ describe('GET /health', () => {
       try {
         const app = createApp({
           clients,
-          config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' },
+          config: { PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' },
           log: captureLogger().log,
         });
         const degraded = await request(app).get('/health');
@@ -89,7 +89,7 @@ describe('GET /health', () => {
       await new Promise<void>((resolve) => closed.tryShutdown(() => resolve()));
       const clients = createGrpcClients({ addresses: addresses(address, { customers: `127.0.0.1:${port}` }), healthTimeoutMs: 2000 });
       try {
-        const app = createApp({ clients, config: { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
+        const app = createApp({ clients, config: { PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
         const res = await request(app).get('/health');
         expect(res.status).toBe(503);
         expect(res.body.services.customers).toBe('UNREACHABLE');

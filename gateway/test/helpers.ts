@@ -3,7 +3,8 @@ import { AppError, REDACT_PATHS, type Logger } from '@platform/kit';
 import { ManualClock } from '@platform/testkit';
 import type { customers, settings } from '@platform/contracts';
 import pino from 'pino';
-import { createApp, type AppConfig } from '../src/app';
+import { createAdminApp, createApp, type AppConfig } from '../src/app';
+import { adminTokenOf, type AdminToken } from '../src/http/auth';
 import { UPSTREAMS, type GatewayClients, type HealthProbe, type Upstream } from '../src/clients';
 
 export interface RecordedCall {
@@ -118,6 +119,8 @@ type PerUpstream = { [K in Upstream as `${K}Calls`]: RecordedCall[] } & { [K in 
 
 export type TestGateway = PerUpstream & {
   app: ReturnType<typeof createApp>;
+  /** The admin API, served by the gateway on its own listener (ADMIN_PORT), accepting ADMIN_TOKEN unless told otherwise. */
+  admin: ReturnType<typeof createAdminApp>;
   lines: Array<Record<string, unknown>>;
   clock: ManualClock;
 };
@@ -127,7 +130,12 @@ export type TestGateway = PerUpstream & {
  * test needs; settings answers Authenticate with the KEYS above unless told otherwise; every probe says SERVING.
  */
 export function buildGateway(
-  options: Partial<Record<Upstream, Impl>> & { health?: Partial<Record<Upstream, HealthProbe>>; config?: Partial<AppConfig>; logger?: CapturedLogger } = {},
+  options: Partial<Record<Upstream, Impl>> & {
+    health?: Partial<Record<Upstream, HealthProbe>>;
+    config?: Partial<AppConfig>;
+    adminTokens?: AdminToken[];
+    logger?: CapturedLogger;
+  } = {},
 ): TestGateway {
   const serving: HealthProbe = async () => 'SERVING';
   const clients: Record<string, unknown> = {};
@@ -143,9 +151,10 @@ export function buildGateway(
   }
   const { log, lines } = options.logger ?? captureLogger();
   const clock = new ManualClock(TEST_START);
-  const config: AppConfig = { ADMIN_TOKEN, PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb', ...options.config };
+  const config: AppConfig = { PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb', ...options.config };
   const gatewayClients = { ...clients, health } as GatewayClients;
-  return { ...(recorded as PerUpstream), app: createApp({ clients: gatewayClients, config, log, clock }), lines, clock };
+  const admin = createAdminApp({ clients: gatewayClients, config: { ...config, ADMIN_TOKENS: options.adminTokens ?? [adminTokenOf(ADMIN_TOKEN)] }, log });
+  return { ...(recorded as PerUpstream), app: createApp({ clients: gatewayClients, config, log, clock }), admin, lines, clock };
 }
 
 /** Calls other than Authenticate, which every authenticated request may make. */

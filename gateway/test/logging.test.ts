@@ -79,7 +79,7 @@ describe('access log', () => {
 
   it('logs the admin token redacted and without a client id', async () => {
     const gw = buildGateway();
-    await request(gw.app).get('/admin/v1/clients/x').set('X-Admin-Token', 'not-the-token-but-secret');
+    await request(gw.admin).get('/admin/v1/clients/x').set('X-Admin-Token', 'not-the-token-but-secret');
     const line = gw.lines.find((l) => l.msg === 'GET /admin/v1/clients/x 401');
     expect(line).toBeDefined();
     expect(line!.clientId).toBeUndefined();

@@ -236,9 +236,12 @@ describe('per-client rate limits', () => {
     for (let i = 0; i < 50 && !statuses.includes(429); i++) statuses.push((await call('GET', '/health')).status);
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses.at(-1)).toBe(429);
-    const admin = await call('POST', '/admin/v1/clients', { 'x-admin-token': ADMIN_TOKEN });
-    // Refused (429) while the window lasts, else validated (400): never anything else.
-    expect([400, 429]).toContain(admin.status);
+    // The admin API, on its own listener, counts per address too.
+    const gw = gateway({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 3 });
+    const admin: number[] = [];
+    for (let i = 0; i < 50 && !admin.includes(429); i++) admin.push((await request(gw.admin).post('/admin/v1/clients').set('x-admin-token', ADMIN_TOKEN).send({})).status);
+    expect(admin.slice(0, 3)).toEqual([400, 400, 400]);
+    expect(admin.at(-1)).toBe(429);
   });
 
   it('has no limits when RATE_LIMIT_ENABLED is false', async () => {
@@ -276,5 +279,110 @@ describe('per-client rate limits', () => {
       loadGatewayConfig({ ...base, RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_READS_PER_SECOND: '7', RATE_LIMIT_WRITES_PER_SECOND: '3', RATE_LIMIT_BURST: '0' }),
     ).toMatchObject({ RATE_LIMIT_ENABLED: false, RATE_LIMIT_READS_PER_SECOND: 7, RATE_LIMIT_WRITES_PER_SECOND: 3, RATE_LIMIT_BURST: 0 });
     expect(() => loadGatewayConfig({ ...base, RATE_LIMIT_WRITES_PER_SECOND: '0' })).toThrow();
+  });
+});
+
+describe('the client address behind a proxy (TRUST_PROXY)', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  });
+
+  const listening = async (server: Server): Promise<number> => {
+    servers.push(server);
+    server.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+
+  /** A forwarding proxy, as an ingress controller is: it appends the address it was called from to X-Forwarded-For. */
+  const forwardingProxy = (target: number) =>
+    listening(
+      http.createServer((req, res) => {
+        const forwarded = [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ');
+        const upstream = http.request(
+          { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-for': forwarded }, agent: false },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          },
+        );
+        upstream.on('error', () => res.destroy());
+        req.pipe(upstream);
+      }),
+    );
+
+  /** The gateway (limits on, 3 unauthenticated requests a second per address) on a port, with its access log. */
+  const gatewayOn = async (config: Partial<AppConfig>) => {
+    const gw = gateway({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 3, ...config });
+    return { gw, port: await listening(http.createServer(gw.app)) };
+  };
+
+  /** A GET of a public route (the health check, as a checkout page is) from a local address, with some headers. */
+  function publicCall(port: number, localAddress: string, headers: Record<string, string> = {}): Promise<{ status: number; remaining: number }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/health', method: 'GET', localAddress, headers, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, remaining: Number(res.headers['ratelimit-remaining']) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** Buyer A calls until refused; then buyer B, from another address, calls once. */
+  const floodThenOther = async (port: number, headersOfA: (i: number) => Record<string, string> = () => ({})) => {
+    const a: number[] = [];
+    for (let i = 0; i < 50 && !a.includes(429); i++) a.push((await publicCall(port, '127.0.0.2', headersOfA(i))).status);
+    const b = await publicCall(port, '127.0.0.3');
+    return { a, b };
+  };
+
+  it('with TRUST_PROXY=1, two buyers behind the same proxy have a limit each, and the log names each buyer', async () => {
+    const { gw, port } = await gatewayOn({ TRUST_PROXY: 1 });
+    const proxy = await forwardingProxy(port);
+    const { a, b } = await floodThenOther(proxy);
+    expect(a.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(a.at(-1)).toBe(429);
+    // B's own count is untouched by A's: its first request is served with the full limit less itself.
+    expect(b).toEqual({ status: 200, remaining: 2 });
+    const clientIps = gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp);
+    expect(new Set(clientIps)).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
+  });
+
+  it('with TRUST_PROXY=1, an X-Forwarded-For the buyer forged does not give it another limit', async () => {
+    const { port } = await gatewayOn({ TRUST_PROXY: 1 });
+    const proxy = await forwardingProxy(port);
+    // Each request claims another address; the proxy appends the real one, which is the one believed.
+    const { a } = await floodThenOther(proxy, (i) => ({ 'x-forwarded-for': `203.0.113.${i + 1}` }));
+    expect(a.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(a.at(-1)).toBe(429);
+  });
+
+  it('with a TRUST_PROXY list of addresses, only those proxies are believed', async () => {
+    const { gw, port } = await gatewayOn({ TRUST_PROXY: ['127.0.0.1/32', '10.0.0.0/8'] });
+    const proxy = await forwardingProxy(port);
+    expect((await publicCall(proxy, '127.0.0.2')).status).toBe(200);
+    // A caller that is not a listed proxy (127.0.0.4) is itself the client, whatever it forwards.
+    expect((await publicCall(port, '127.0.0.4', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
+    const clientIps = gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp);
+    expect(clientIps).toEqual(['127.0.0.2', '127.0.0.4']);
+  });
+
+  it('without TRUST_PROXY, buyers behind a proxy share its address, and a forged X-Forwarded-For changes nothing', async () => {
+    const { gw, port } = await gatewayOn({});
+    const proxy = await forwardingProxy(port);
+    const behind = await publicCall(proxy, '127.0.0.2');
+    const other = await publicCall(proxy, '127.0.0.3');
+    expect(behind).toEqual({ status: 200, remaining: 2 });
+    // The second buyer used the proxy's count: one request fewer left.
+    expect(other.remaining).toBe(1);
+    // Straight to the gateway, each request claiming another address: all are counted against the one socket address.
+    const direct: number[] = [];
+    for (let i = 0; i < 50 && !direct.includes(429); i++) direct.push((await publicCall(port, '127.0.0.5', { 'x-forwarded-for': `198.51.100.${i + 1}` })).status);
+    expect(direct.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(direct.at(-1)).toBe(429);
+    const clientIps = new Set(gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp));
+    expect(clientIps).toEqual(new Set(['127.0.0.1', '127.0.0.5']));
   });
 });

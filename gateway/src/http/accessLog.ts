@@ -14,7 +14,8 @@ function truncated(value: string): string {
   return redacted.length > LOGGED_VALUE_MAX ? `${redacted.slice(0, LOGGED_VALUE_MAX)}…[${redacted.length - LOGGED_VALUE_MAX} more]` : redacted;
 }
 
-function pathOf(url: string | undefined): string {
+/** A request's path as log lines carry it: no query string, key-shaped parts redacted, cut to size. */
+export function pathOf(url: string | undefined): string {
   const value = url ?? '';
   const query = value.indexOf('?');
   // The query string can hold e-mails and document numbers (list filters), so only the path is logged.
@@ -29,6 +30,14 @@ function headersOf(headers: Record<string, unknown>): Record<string, unknown> {
     else out[name] = value;
   }
   return out;
+}
+
+/**
+ * The client's address: the socket's peer, or with TRUST_PROXY set, what the trusted proxies say in X-Forwarded-For
+ * (express's `req.ip`, by its `trust proxy` setting).
+ */
+export function clientIpOf(req: Request): string | undefined {
+  return req.ip ?? req.socket?.remoteAddress;
 }
 
 /**
@@ -58,6 +67,7 @@ export function accessLog(log: Logger): RequestHandler {
       req: (req: { raw: IncomingMessage; headers: Record<string, unknown> }) => ({
         method: req.raw.method,
         path: pathOf((req.raw as Request).originalUrl ?? req.raw.url),
+        clientIp: clientIpOf(req.raw as Request),
         headers: headersOf(req.headers),
       }),
       res: (res: { raw: ServerResponse }) => ({ status: res.raw.statusCode }),
@@ -77,7 +87,7 @@ function failuresOnly(log: Logger): RequestHandler {
       const path = pathOf(req.originalUrl);
       const clientId = req.client?.clientId;
       log.error(
-        { requestId: req.requestId, req: { method: req.method, path, headers: headersOf(req.headers) }, res: { status: res.statusCode }, ...(clientId ? { clientId } : {}) },
+        { requestId: req.requestId, req: { method: req.method, path, clientIp: clientIpOf(req), headers: headersOf(req.headers) }, res: { status: res.statusCode }, ...(clientId ? { clientId } : {}) },
         `${req.method} ${path} ${res.statusCode}`,
       );
     });

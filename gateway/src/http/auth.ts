@@ -149,14 +149,47 @@ export function requireSessionKey(authenticator: Authenticator, checker: Session
   };
 }
 
-/** Requires X-Admin-Token equal to the configured token, compared in constant time. */
-export function requireAdmin(adminToken: string): RequestHandler {
-  const expected = sha256(adminToken);
+/** An admin token as the gateway knows it: a stable, non-secret id for the logs, and the token itself. */
+export interface AdminToken {
+  id: string;
+  token: string;
+}
+
+/** The shortest admin token accepted. */
+export const ADMIN_TOKEN_MIN_LENGTH = 16;
+
+/** `name:token` in ADMIN_TOKENS names a token; a name is a word of letters, digits, `.`, `_` and `-`. */
+const NAMED_TOKEN = /^([A-Za-z0-9][A-Za-z0-9._-]{0,63}):(.*)$/s;
+
+/** The id of a token without a name: the first 8 hex digits of its SHA-256 (`printf %s "$TOKEN" | sha256sum`). */
+export function adminTokenId(token: string): string {
+  return sha256(token).toString('hex').slice(0, 8);
+}
+
+/** One ADMIN_TOKENS entry: `name:token` is known as `name`, a bare token by its adminTokenId. */
+export function adminTokenOf(entry: string): AdminToken {
+  const named = NAMED_TOKEN.exec(entry);
+  if (named) return { id: named[1]!, token: named[2]! };
+  return { id: adminTokenId(entry), token: entry };
+}
+
+/**
+ * Requires an X-Admin-Token equal to one of the configured tokens. The given token is compared with every one, in
+ * constant time each, and the request remembers which one matched (`req.admin`, its id) for the audit log.
+ */
+export function requireAdmin(tokens: readonly AdminToken[]): RequestHandler {
+  const expected = tokens.map((t) => ({ id: t.id, digest: sha256(t.token) }));
   return (req, _res, next) => {
     const given = req.get('x-admin-token');
-    if (given === undefined || !timingSafeEqual(sha256(given), expected)) {
+    let matched: string | undefined;
+    if (given !== undefined) {
+      const digest = sha256(given);
+      for (const one of expected) if (timingSafeEqual(digest, one.digest)) matched ??= one.id;
+    }
+    if (matched === undefined) {
       throw new AppError('unauthenticated', 'A valid X-Admin-Token header is required', { key: 'invalid_admin_token' });
     }
+    req.admin = matched;
     next();
   };
 }

@@ -16,6 +16,8 @@ declare global {
       requestId: string;
       /** Set by the authentication guard on routes that need a client. */
       client?: AuthenticatedClient;
+      /** Set by the admin guard: the id of the admin token the request carried (never the token). */
+      admin?: string;
     }
   }
 }

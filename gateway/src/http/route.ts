@@ -3,7 +3,7 @@ import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { ApiTag } from '../openapi/tags';
 import { z } from '../openapi/zod';
-import { requireAdmin, requireClient, requireSessionKey, type Access, type Authenticator, type SessionKeyChecker } from './auth';
+import { requireAdmin, requireClient, requireSessionKey, type Access, type AdminToken, type Authenticator, type SessionKeyChecker } from './auth';
 import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
 import type { AuthenticatedClient } from './context';
 import { routeNotFound, TransportError, validationError } from './errors';
@@ -197,7 +197,8 @@ export interface RouteGuards {
   authenticator: Authenticator;
   /** Checks the keys of `sessionKey` routes; without it, only client keys reach them. */
   sessionKeys?: SessionKeyChecker;
-  adminToken: string;
+  /** The tokens `admin` routes accept; none (every admin request refused) when absent. */
+  adminTokens?: readonly AdminToken[];
   bodyLimit: string;
   /** Per-client limits around the guard; none when absent. */
   rateLimits?: RateLimits;
@@ -209,7 +210,7 @@ function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | 
     case 'public':
       return undefined;
     case 'admin':
-      return requireAdmin(guards.adminToken);
+      return requireAdmin(guards.adminTokens ?? []);
     case 'sessionKey':
       return requireSessionKey(guards.authenticator, guards.sessionKeys);
     default:

@@ -16,7 +16,7 @@ export function apiTag(name: string, description: string): ApiTag {
 export const TAGS = {
   health: apiTag('Health', 'Readiness of the gateway and of every service behind it.'),
   docs: apiTag('Docs', 'This OpenAPI document.'),
-  admin: apiTag('Admin', 'Operator routes (X-Admin-Token): client accounts and their secret API keys.'),
+  admin: apiTag('Admin', 'Operator routes (X-Admin-Token): client accounts and their secret API keys. Served on the admin port (ADMIN_PORT), never on the public one.'),
   auth: apiTag('Auth', 'Public keys limited to some scopes and a lifetime, for code that runs in a browser or an app.'),
   customers: apiTag('Customers', 'Buyers of a client account, unique by e-mail and by document, and the cards saved for them.'),
   linkSettings: apiTag('Payment-link settings', 'Colours, logo and company URL of the hosted checkout page, for the client or for one merchant.'),
