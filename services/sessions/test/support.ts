@@ -28,6 +28,24 @@ export class FakePayments implements PaymentsPort {
    */
   afterCharge?: (charge: payments.Charge) => Promise<void>;
 
+  /** Card tokens by id: the client's, and the session whose public key made each ('' for a client key). */
+  readonly tokens = new Map<string, { clientId: string; sessionId: string }>();
+  readonly tokenQuestions: string[] = [];
+
+  /** A token of the client, made with the public key of `sessionId` ('' for one made with a client key). */
+  addToken(clientId: string, sessionId = ''): string {
+    const id = randomUUID();
+    this.tokens.set(id, { clientId, sessionId });
+    return id;
+  }
+
+  async tokenSession(clientId: string, tokenId: string): Promise<string> {
+    this.tokenQuestions.push(tokenId);
+    const token = this.tokens.get(tokenId);
+    if (!token || token.clientId !== clientId) throw errors.notFound('Token', tokenId);
+    return token.sessionId;
+  }
+
   addMerchant(clientId: string, fee: { enabled: boolean; rules: FeeRule[] } = { enabled: false, rules: [] }): string {
     const id = randomUUID();
     this.merchants.set(id, { clientId, fee });
@@ -61,6 +79,11 @@ export class FakePayments implements PaymentsPort {
 
   private charge(request: payments.CreateChargeRequest): payments.Charge {
     this.charges.push(request);
+    // As payments: a session is paid only with a token made for it.
+    const tokenId = request.paymentSource?.sourceType === 'token' ? request.paymentSource.tokenId : undefined;
+    if (tokenId !== undefined && this.tokens.get(tokenId)?.sessionId !== request.sessionId) {
+      throw errors.businessRule('token_not_for_session', 'This token was not made for this session');
+    }
     const type = request.paymentMethod?.paymentType ?? '';
     if (request.paymentSource?.card?.cardHolderName === 'DECLINED') throw errors.declined('card_declined', 'The card was declined');
     const status = type === 'pix' || type === 'boleto' ? 'pending' : 'authorized';

@@ -9,6 +9,8 @@ export interface PaymentsPort {
   platformFee(clientId: string, merchantId: string): Promise<{ enabled: boolean; rules: FeeRule[] }>;
   /** `idempotencyKey` makes a retry of the same attempt answer with the charge the first try made. */
   createCharge(request: payments.CreateChargeRequest, idempotencyKey?: string): Promise<payments.Charge>;
+  /** The session a token of the client was made for ('' for a token made with a client key); not_found for an unknown token. */
+  tokenSession(clientId: string, tokenId: string): Promise<string>;
 }
 
 /** What sessions needs from sellers-and-reviews: that the sellers of a split can receive. */

@@ -17,6 +17,7 @@ export function createPaymentsPort(client: PromiseClient<typeof payments.Payment
         })),
       };
     },
+    tokenSession: async (clientId, tokenId) => (await client.getTokenSession({ clientId, tokenId })).sessionId,
     createCharge: (request, idempotencyKey) => client.createCharge(request, idempotencyKey ? { idempotencyKey } : undefined),
   };
 }

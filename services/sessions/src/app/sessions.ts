@@ -13,7 +13,7 @@ import {
   type ChargeResponse,
   type HistoryEntry,
 } from '../domain/history';
-import { hashPublicKey, publicKeyMatches, sessionPublicKey } from '../domain/publicKey';
+import { hashPublicKey, publicKeyMatches, SESSION_KEY_PREFIX, sessionPublicKey } from '../domain/publicKey';
 import {
   allowedMethod,
   applyUpdate,
@@ -191,6 +191,13 @@ export async function authenticateSessionKey(deps: SessionDeps, input: { clientI
   return hash !== null && publicKeyMatches(hash, input.key);
 }
 
+/** The client's session whose public key this is ('' when none is): a card tokenized with it pays that session only. */
+export async function findSessionByKey(deps: SessionDeps, input: { clientId: string; key: string }): Promise<string> {
+  if (!isUuid(input.clientId) || !input.key.startsWith(SESSION_KEY_PREFIX)) return '';
+  const id = await deps.store.findByKeyHash(deps.pool, input.clientId.toLowerCase(), hashPublicKey(input.key));
+  return id ?? '';
+}
+
 function withCounters(session: Session, counters: Counters): Session {
   return { ...session, paymentCount: counters.paymentCount, pendingCount: counters.pendingCount, isActive: counters.isActive };
 }
@@ -322,6 +329,7 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   const source = input.paymentSource;
   checkBuyerSource({ customerId: input.customerId, sourceType: source.sourceType, cardId: source.cardId, customerIdOfSource: source.customerId });
   const installments = buyerInstallments(method, input.paymentMethod?.installments ?? 0);
+  if (source.sourceType.trim().toLowerCase() === 'token') await requireTokenOfSession(deps, clientId, session.id, source.tokenId);
 
   const noPlace = new Error('no place');
   const begin = () =>
@@ -419,6 +427,24 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
   });
   deps.outbox?.kick();
   return charge;
+}
+
+/**
+ * A session is paid with a token made with its own public key only (payments refuses any other too): asked before a
+ * place is taken, so a client-made token, or one made for another session, takes no place and writes nothing. A
+ * retry of a payment finds its token used but still made for the session.
+ */
+async function requireTokenOfSession(deps: SessionDeps, clientId: string, sessionId: string, rawTokenId: string): Promise<void> {
+  const tokenId = rawTokenId.trim();
+  if (tokenId === '') throw errors.validation('invalid payment source: paymentSource.tokenId is required', [{ field: 'paymentSource.tokenId', message: 'is required' }]);
+  const madeFor = await deps.payments.tokenSession(clientId, tokenId);
+  if (madeFor.toLowerCase() === sessionId.toLowerCase()) return;
+  throw errors.businessRule(
+    'token_not_for_session',
+    madeFor === ''
+      ? "This token was made with a client key: a session is paid only with a token made with that session's publicKey"
+      : "This token was made for another session: a session is paid only with a token made with that session's publicKey",
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-const PREFIX = 'sk_session_';
+export const SESSION_KEY_PREFIX = 'sk_session_';
+const PREFIX = SESSION_KEY_PREFIX;
 
 /**
  * A session's public key: an HMAC of its id under the service's secret, so it can be shown again on every read

@@ -327,8 +327,8 @@ export function checkBuyerSource(source: BuyerSource): void {
       if (source.cardId.trim() !== '') violations.push({ field: 'paymentSource.cardId', message: `${stored}; type the card` });
       break;
     case 'token':
-      // The public Node SDK pays a session by tokenizing the typed card with the session's key, then paying with the
-      // token: a token is a card the buyer just typed (single use, minutes long). Payments checks it is the client's.
+      // A card the buyer just typed, tokenized with the session's public key (as the public Node SDK does when it is
+      // given that key): the token must have been made for this session, which payments knows (chargeSession asks).
       break;
     case 'customer':
       if (source.customerIdOfSource.trim() !== '') violations.push({ field: 'paymentSource.customerId', message: `${stored}; send customer` });

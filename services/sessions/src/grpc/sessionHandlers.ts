@@ -7,6 +7,7 @@ import {
   cancelSession,
   chargeSession,
   createSession,
+  findSessionByKey,
   getSession,
   listSessions,
   sessionHistory,
@@ -117,6 +118,7 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
       };
     },
     authenticateSessionKey: async (r) => ({ valid: await authenticateSessionKey(deps, r) }),
+    findSessionByKey: async (r) => ({ sessionId: await findSessionByKey(deps, r) }),
     getCheckoutSession: async (r) => toMessage(await getCheckoutSession(deps, { id: r.id })),
   };
 }

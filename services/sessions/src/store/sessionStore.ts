@@ -126,6 +126,8 @@ export interface SessionStore {
    */
   linkOwner(db: Queryable, id: string): Promise<string | null>;
   publicKeyHash(db: Queryable, clientId: string, id: string): Promise<string | null>;
+  /** The id of the client's session whose public key has this SHA-256, or null. */
+  findByKeyHash(db: Queryable, clientId: string, publicKeyHash: string): Promise<string | null>;
   list(db: Queryable, clientId: string, filters: SessionFilters, page: Page): Promise<{ items: Session[]; total: number }>;
   update(db: Queryable, session: Session): Promise<void>;
   /**
@@ -239,6 +241,11 @@ export function createSessionStore(): SessionStore {
       if (!isUuid(id)) return null;
       const { rows } = await db.query<{ public_key_hash: string }>('SELECT public_key_hash FROM sessions WHERE client_id = $1 AND id = $2', [clientId, id]);
       return rows[0]?.public_key_hash ?? null;
+    },
+
+    async findByKeyHash(db, clientId, publicKeyHash) {
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM sessions WHERE client_id = $1 AND public_key_hash = $2', [clientId, publicKeyHash]);
+      return rows[0]?.id ?? null;
     },
 
     async list(db, clientId, filters, page) {

@@ -105,6 +105,52 @@ describe('a session is paid with what its buyer brings', () => {
   });
 });
 
+describe('a session is paid with a token only when the token was made for it', () => {
+  const byToken = (tokenId: string) => payments.PaymentSource.fromPartial({ sourceType: 'token', tokenId });
+
+  const historyOf = async (clientId: string, id: string) => (await running.client.getSessionHistory({ clientId, id })).items;
+
+  async function nothingWritten(clientId: string, sessionId: string, history: unknown[]): Promise<void> {
+    expect(askedFor(sessionId)).toHaveLength(0);
+    expect(await counters(clientId, sessionId)).toMatchObject({ paymentCount: 0, pendingCount: 0 });
+    const { rows } = await running.pool.query<{ attempts: number }>('SELECT count(*)::int AS attempts FROM session_attempts WHERE session_id = $1', [sessionId]);
+    expect(rows[0]!.attempts).toBe(0);
+    expect(await historyOf(clientId, sessionId)).toEqual(history);
+  }
+
+  it("refuses a client-made token and another session's token before any place is taken or payments is asked to charge", async () => {
+    const clientId = randomUUID();
+    const session = await createTestSession(running, clientId);
+    const other = await createTestSession(running, clientId);
+    const history = await historyOf(clientId, session.id);
+    const clientMade = running.payments.addToken(clientId);
+    const ofOther = running.payments.addToken(clientId, other.id);
+    for (const [tokenId, says] of [
+      [clientMade, /made with a client key/],
+      [ofOther, /made for another session/],
+    ] as const) {
+      const failure = await failureOf(pay(clientId, session.id, method('credit'), byToken(tokenId)));
+      expect(failure).toMatchObject({ kind: 'business_rule', businessCode: 'token_not_for_session' });
+      expect(failure.message).toMatch(says);
+    }
+    await nothingWritten(clientId, session.id, history);
+    // An unknown token (or another client's) is not found, as the source it names, before any place is taken.
+    const foreign = running.payments.addToken(randomUUID(), session.id);
+    for (const tokenId of [randomUUID(), foreign]) expect((await failureOf(pay(clientId, session.id, method('credit'), byToken(tokenId)))).kind).toBe('not_found');
+    expect((await failureOf(pay(clientId, session.id, method('credit'), byToken(' ')))).details).toEqual([{ field: 'paymentSource.tokenId', message: 'is required' }]);
+    await nothingWritten(clientId, session.id, history);
+  });
+
+  it("pays with a token made with the session's public key", async () => {
+    const clientId = randomUUID();
+    const session = await createTestSession(running, clientId);
+    const tokenId = running.payments.addToken(clientId, session.id);
+    expect((await pay(clientId, session.id, method('credit'), byToken(tokenId))).status).toBe('authorized');
+    expect(askedFor(session.id).map((c) => c.paymentSource)).toEqual([expect.objectContaining({ sourceType: 'token', tokenId })]);
+    expect(await counters(clientId, session.id)).toMatchObject({ paymentCount: 1, pendingCount: 0 });
+  });
+});
+
 describe("a session's split is checked as a charge's", () => {
   const sellerA = randomUUID();
   const sellerB = randomUUID();

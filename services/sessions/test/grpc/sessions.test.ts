@@ -190,6 +190,23 @@ describe('sessions over gRPC', () => {
     expect((await running.client.authenticateSessionKey({ clientId: 'nope', sessionId: a.id, key: a.publicKey })).valid).toBe(false);
   });
 
+  it("finds the client's session of a public key, and none for another client's, a client key or a made-up key", async () => {
+    const clientId = randomUUID();
+    const a = await newSession(clientId);
+    const b = await newSession(clientId);
+    expect(await running.client.findSessionByKey({ clientId, key: a.publicKey })).toEqual({ sessionId: a.id });
+    expect(await running.client.findSessionByKey({ clientId, key: b.publicKey })).toEqual({ sessionId: b.id });
+    for (const [owner, key] of [
+      [randomUUID(), a.publicKey],
+      ['nope', a.publicKey],
+      [clientId, a.publicKey.replace('sk_session_', 'pk_')],
+      [clientId, `${a.publicKey}x`],
+      [clientId, ''],
+    ]) {
+      expect(await running.client.findSessionByKey({ clientId: owner!, key: key! })).toEqual({ sessionId: '' });
+    }
+  });
+
   it('updates, lists by filter and cancels', async () => {
     const clientId = randomUUID();
     const session = await newSession(clientId, { maxPayments: -1 });
