@@ -46,7 +46,8 @@ async function main() {
     });
     const base = platform.gatewayUrl;
     const call = async (method, route, body, headers) => {
-      const r = await fetch(`${base}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      // The admin API has a listener of its own.
+      const r = await fetch(`${route.startsWith('/admin/') ? platform.adminUrl : base}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
       if (r.status >= 300) throw new Error(`${route}: ${r.status} ${await r.text()}`);
       return r.json();
     };

@@ -87,7 +87,8 @@ async function runOn(mode, { postgres, nats, sink }) {
   try {
     const base = platform.gatewayUrl;
     const post = async (route, body, headers) => {
-      const r = await fetch(`${base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      // The admin API has a listener of its own.
+      const r = await fetch(`${route.startsWith('/admin/') ? platform.adminUrl : base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
       if (r.status >= 300) throw new Error(`${route}: ${r.status} ${await r.text()}`);
       return r.json();
     };

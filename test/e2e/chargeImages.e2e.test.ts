@@ -50,7 +50,7 @@ describe('the images of Pix and boleto charges', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2eimages');
     api = apiClient(platform.gatewayUrl);
-    owner = await createClient(platform.gatewayUrl, platform.adminToken, 'Images');
+    owner = await createClient(platform.adminUrl, platform.adminToken, 'Images');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: owner,
       body: { mcc: '5999', name: 'Images', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },

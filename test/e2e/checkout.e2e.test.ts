@@ -76,7 +76,7 @@ describe('the hosted checkout page in headless Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     platform = await startTestPlatform('e2echeckout');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Checkout Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Checkout Store');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
       body: { mcc: '5999', name: 'Loja Checkout', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },

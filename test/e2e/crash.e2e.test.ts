@@ -18,7 +18,7 @@ describe('a service killed with SIGKILL loses nothing it acknowledged', () => {
 
   it('keeps every acknowledged customer and publishes every event exactly once after a restart', async () => {
     const api = apiClient(platform.gatewayUrl);
-    const client = await createClient(platform.gatewayUrl, platform.adminToken);
+    const client = await createClient(platform.adminUrl, platform.adminToken);
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
@@ -67,7 +67,7 @@ describe('a service killed with SIGKILL loses nothing it acknowledged', () => {
 
   it('keeps clients and keys across a SIGKILL of the settings service', async () => {
     const api = apiClient(platform.gatewayUrl);
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Survivor');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Survivor');
     await platform.processes.settings.kill('SIGKILL');
     await platform.restart('settings');
     // The gateway may have cached the key; a new public key needs the restarted service itself.

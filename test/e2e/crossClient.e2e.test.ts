@@ -240,8 +240,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
     platform = await startTestPlatform('e2ecross');
     api = apiClient(platform.gatewayUrl);
-    a = await createClient(platform.gatewayUrl, platform.adminToken, 'Client A', { prepaymentEnabled: true });
-    b = await createClient(platform.gatewayUrl, platform.adminToken, 'Client B', { prepaymentEnabled: true });
+    a = await createClient(platform.adminUrl, platform.adminToken, 'Client A', { prepaymentEnabled: true });
+    b = await createClient(platform.adminUrl, platform.adminToken, 'Client B', { prepaymentEnabled: true });
     await ownEverything(b, bIds, `${receiverUrl}/b`);
     await ownEverything(a, aIds, `${receiverUrl}/a`);
     bIds.delivery = await eventually(async () => {
@@ -288,8 +288,8 @@ describe('cross-client access: nothing of one client is reachable by another', (
   });
 
   it("does not lend a sandbox client's private webhook target to a live client", async () => {
-    const sandbox = await createClient(platform.gatewayUrl, platform.adminToken, 'Sandbox');
-    const created = await api<Credentials>('POST', '/admin/v1/clients', { body: { name: 'Live', environment: 'live' }, headers: { 'x-admin-token': platform.adminToken } });
+    const sandbox = await createClient(platform.adminUrl, platform.adminToken, 'Sandbox');
+    const created = await apiClient(platform.adminUrl)<Credentials>('POST', '/admin/v1/clients', { body: { name: 'Live', environment: 'live' }, headers: { 'x-admin-token': platform.adminToken } });
     expect(created.status).toBe(201);
     const live = { clientId: created.body.clientId, apiKey: created.body.apiKey };
     const endpoint = `${receiverUrl}/private-${randomUUID()}`;

@@ -19,8 +19,8 @@ describe('REST /v1/customers through the gateway', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2ecust');
     api = apiClient(platform.gatewayUrl);
-    alice = await createClient(platform.gatewayUrl, platform.adminToken, 'Alice Store');
-    bob = await createClient(platform.gatewayUrl, platform.adminToken, 'Bob Store');
+    alice = await createClient(platform.adminUrl, platform.adminToken, 'Alice Store');
+    bob = await createClient(platform.adminUrl, platform.adminToken, 'Bob Store');
   });
   afterAll(async () => {
     await platform?.stop();
@@ -112,13 +112,13 @@ describe('REST /v1/customers through the gateway', () => {
   });
 
   it('stops a revoked key within seconds', async () => {
-    const created = await api<{ keyId: string; apiKey: string }>('POST', `/admin/v1/clients/${alice.clientId}/api-keys`, {
+    const created = await apiClient(platform.adminUrl)<{ keyId: string; apiKey: string }>('POST', `/admin/v1/clients/${alice.clientId}/api-keys`, {
       headers: { 'x-admin-token': platform.adminToken },
     });
     expect(created.status).toBe(201);
     const key: Credentials = { clientId: alice.clientId, apiKey: created.body.apiKey };
     expect((await api('GET', '/v1/customers', { auth: key })).status).toBe(200);
-    const revoked = await api('DELETE', `/admin/v1/clients/${alice.clientId}/api-keys/${created.body.keyId}`, {
+    const revoked = await apiClient(platform.adminUrl)('DELETE', `/admin/v1/clients/${alice.clientId}/api-keys/${created.body.keyId}`, {
       headers: { 'x-admin-token': platform.adminToken },
     });
     expect(revoked.status).toBe(204);

@@ -117,7 +117,7 @@ describe('a client generated from the OpenAPI document, on the real platform', (
   beforeAll(async () => {
     await receiver.start();
     platform = await startTestPlatform('e2egen');
-    const admin = client(platform.gatewayUrl, { 'x-admin-token': platform.adminToken });
+    const admin = client(platform.adminUrl, { 'x-admin-token': platform.adminToken });
     const account = ok(await admin.POST('/admin/v1/clients', { body: { name: 'Generated Store', environment: 'sandbox' } }), 201);
     clientId = account.clientId;
     api = client(platform.gatewayUrl, { 'x-client-id': account.clientId, 'x-api-key': account.apiKey });

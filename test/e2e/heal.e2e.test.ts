@@ -35,7 +35,7 @@ describe('the platform heals: crashed processes are started again without anyone
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     platform = await startTestPlatform('e2eheal', { PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS), WEBHOOKS_RETRY_SCHEDULE: Array(30).fill('500ms').join(',') }, 'warn', { heal: true });
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Heal Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Heal Store');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
       body: { mcc: '5999', name: 'Loja Heal', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },

@@ -19,7 +19,7 @@ describe('a charge in flight when payments is killed', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2eidemcrash', { PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) });
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Crash Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Crash Store');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
       body: { mcc: '5999', name: 'Loja Crash', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },

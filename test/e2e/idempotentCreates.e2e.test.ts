@@ -23,7 +23,7 @@ describe('X-Idempotency-Key on every create', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2eidem');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Idempotent Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Idempotent Store');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
       body: { mcc: '5999', name: 'Loja Idem', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },

@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 async function world() {
   const platform = await startTestPlatform('e2emoney', {}, 'warn');
   const api = apiClient(platform.gatewayUrl);
-  const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Money Defects');
+  const client = await createClient(platform.adminUrl, platform.adminToken, 'Money Defects');
   const call = <T = Json>(method: string, route: string, body?: unknown) => api<T>(method, route, { auth: client, body });
   const merchant = await call<{ id: string }>('POST', '/v1/merchants', {
     mcc: '5999',

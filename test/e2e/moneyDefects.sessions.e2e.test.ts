@@ -47,7 +47,7 @@ describe('payment links: defects found by an attacker', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2emoneysess', { PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) });
     api = apiClient(platform.gatewayUrl);
-    alice = await createClient(platform.gatewayUrl, platform.adminToken, 'Alice Links');
+    alice = await createClient(platform.adminUrl, platform.adminToken, 'Alice Links');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: alice,
       body: { mcc: '5999', name: 'Loja Links', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },

@@ -42,7 +42,7 @@ describe('webhook targets: private addresses for sandbox clients only; SVG logos
   });
 
   async function liveClient(name: string): Promise<Credentials> {
-    const response = await api<Credentials>('POST', '/admin/v1/clients', {
+    const response = await apiClient(platform.adminUrl)<Credentials>('POST', '/admin/v1/clients', {
       body: { name, environment: 'live' },
       headers: { 'x-admin-token': platform.adminToken },
     });
@@ -65,7 +65,7 @@ describe('webhook targets: private addresses for sandbox clients only; SVG logos
     expect(moved.body.error.details?.map((d) => d.field)).toEqual(['endpoint']);
     expect((await api<{ items: unknown[] }>('GET', '/v1/webhooks', { auth: live })).body.items).toHaveLength(1);
 
-    const sandbox = await createClient(platform.gatewayUrl, platform.adminToken, 'Sandbox Store');
+    const sandbox = await createClient(platform.adminUrl, platform.adminToken, 'Sandbox Store');
     expect((await api('POST', '/v1/webhooks', { auth: sandbox, body: { event: '*', endpoint: receiver.endpoint() } })).status).toBe(201);
   });
 
@@ -110,7 +110,7 @@ describe('webhook targets: private addresses for sandbox clients only; SVG logos
   }
 
   it.each(SVG_BYPASSES)('serves an SVG logo with %s inert, under its sandbox CSP', async (_what, svg) => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Logo Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Logo Store');
     await api('POST', '/v1/settings', { auth: client, body: { mainColor: '#0a84ff' } });
     const served = await uploadAndServe(client, svg);
     expect(served.status).toBe(200);
@@ -121,7 +121,7 @@ describe('webhook targets: private addresses for sandbox clients only; SVG logos
   });
 
   it('serves a normal SVG logo as drawn, with its CSP', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Logo Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Logo Store');
     await api('POST', '/v1/settings', { auth: client, body: { mainColor: '#0a84ff' } });
     const served = await uploadAndServe(client, NORMAL_SVG);
     expect(served).toMatchObject({ status: 200, csp: "default-src 'none'; style-src 'unsafe-inline'; sandbox" });

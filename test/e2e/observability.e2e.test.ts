@@ -93,7 +93,7 @@ describe('observability: every process counted on its metrics port, one trace fr
   });
 
   it('counts a charge and its delivery, and no label holds an id, a key or card data', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Observed Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Observed Store');
     const endpoint = `${collector.url()}/hooks/${randomUUID()}`;
     const webhook = await api<{ id: string }>('POST', '/v1/webhooks', { auth: client, body: { event: 'authorized', endpoint, version: 1.1, status: true } });
     expect(webhook.status).toBe(201);
@@ -170,7 +170,7 @@ describe('observability: every process counted on its metrics port, one trace fr
   });
 
   it('follows one trace from the gateway through gRPC, the outbox, NATS and the consumer to the webhook delivery', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Traced Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Traced Store');
     const endpoint = `${collector.url()}/hooks/${randomUUID()}`;
     expect((await api('POST', '/v1/webhooks', { auth: client, body: { event: 'customer.created', endpoint, version: 1.1, status: true } })).status).toBe(201);
     const created = await api<{ id: string }>('POST', '/v1/customers', {
@@ -232,7 +232,7 @@ describe('observability: every process counted on its metrics port, one trace fr
   });
 
   it('writes the trace id on the log lines of a traced call', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Logged Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Logged Store');
     const missing = await api('GET', `/v1/customers/${randomUUID()}`, { auth: client });
     expect(missing.status).toBe(404);
     const traceIds = new Set(collector.spans.map((s) => s.traceId));

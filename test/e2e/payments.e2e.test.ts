@@ -55,7 +55,7 @@ describe('payments through the gateway: merchants with failover, the vault, char
     // info level, so that the access logs are part of what is searched for card data
     platform = await startTestPlatform('e2epay', { PROVIDER_TIMEOUT_MS: '300' }, 'info');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Payments Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Payments Store');
     const merchant = await call<{ id: string; providers: Array<{ id: string; priority: number; credentials: Json }> }>('POST', '/v1/merchants', {
       mcc: '5999',
       name: 'Loja Exemplo',

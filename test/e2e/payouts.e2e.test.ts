@@ -1,5 +1,5 @@
 import { cardNumberEnding } from '@platform/testkit';
-import { payoutsWorld, startTestPlatform, type apiClient, type Credentials, type TestPlatform } from './platform';
+import { apiClient, payoutsWorld, startTestPlatform, type Credentials, type TestPlatform } from './platform';
 
 type Json = Record<string, unknown>;
 interface Balance {
@@ -152,7 +152,7 @@ describe('payouts and prepayment through the gateway', () => {
   });
 
   it('answers I-403 to a client not enabled for prepayment, with the envelope and the fields of the description', async () => {
-    const other = await api<Credentials>('POST', '/admin/v1/clients', { body: { name: 'No Prepay', environment: 'sandbox' }, headers: { 'x-admin-token': platform.adminToken } });
+    const other = await apiClient(platform.adminUrl)<Credentials>('POST', '/admin/v1/clients', { body: { name: 'No Prepay', environment: 'sandbox' }, headers: { 'x-admin-token': platform.adminToken } });
     const res = await api<Json>('GET', '/v1/subacquirer/prepayment/receivables', { auth: { clientId: other.body.clientId, apiKey: other.body.apiKey } });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'I-403', networkDeniedMessage: expect.any(String), error: { code: 403, businessCode: 'I-403' } });

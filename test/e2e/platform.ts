@@ -153,8 +153,9 @@ export function apiClient(baseUrl: string) {
   return call;
 }
 
-export async function createClient(baseUrl: string, adminToken: string, name = 'E2E', options: { prepaymentEnabled?: boolean } = {}): Promise<Credentials> {
-  const response = await apiClient(baseUrl)<Credentials>('POST', '/admin/v1/clients', {
+/** A sandbox client, made through the admin API: `adminUrl` is the gateway's admin listener (`platform.adminUrl`), not its public one. */
+export async function createClient(adminUrl: string, adminToken: string, name = 'E2E', options: { prepaymentEnabled?: boolean } = {}): Promise<Credentials> {
+  const response = await apiClient(adminUrl)<Credentials>('POST', '/admin/v1/clients', {
     body: { name, environment: 'sandbox', ...options },
     headers: { 'x-admin-token': adminToken },
   });
@@ -192,7 +193,7 @@ export function naturalPerson(merchantId: string, email = 'ana@example.com'): Re
  */
 export async function payoutsWorld(platform: TestPlatform, name: string) {
   const api = apiClient(platform.gatewayUrl);
-  const created = await api<Credentials>('POST', '/admin/v1/clients', {
+  const created = await apiClient(platform.adminUrl)<Credentials>('POST', '/admin/v1/clients', {
     body: { name, environment: 'sandbox', prepaymentEnabled: true },
     headers: { 'x-admin-token': platform.adminToken },
   });

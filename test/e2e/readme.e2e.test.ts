@@ -41,13 +41,17 @@ describe('README quickstart', () => {
   let dir: string;
   let stack: ChildProcess;
   let port: number;
+  let adminPort: number;
   let output = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'readme-quickstart-'));
     port = await freePort();
+    // The admin API has a port of its own; the quickstart reads it from ADMIN_PORT as a reader's shell would.
+    adminPort = await freePort();
+    while (adminPort === port) adminPort = await freePort();
     stack = spawn(process.execPath, [path.join(repoRoot, 'packages', 'devstack', 'dist', 'stack.js')], {
-      env: { ...process.env, DATA_DIR: path.join(dir, '.data'), PORT: String(port), METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: path.join(dir, '.data'), PORT: String(port), ADMIN_PORT: String(adminPort), METRICS_PORT: '0', LOG_FORMAT: 'json', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => {
@@ -85,7 +89,7 @@ describe('README quickstart', () => {
 
     const run = spawnSync('bash', [path.join(dir, 'quickstart.sh')], {
       cwd: dir,
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, PORT: String(port), QUICKSTART_CALLS: calls },
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, PORT: String(port), ADMIN_PORT: String(adminPort), QUICKSTART_CALLS: calls },
       encoding: 'utf8',
       timeout: 240_000,
     });

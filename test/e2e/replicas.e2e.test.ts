@@ -105,9 +105,9 @@ describe('every service runs as several replicas, killed at random, and the book
   it('loses nothing, doubles nothing, and delivers every event', async () => {
     const ledger: Ledger = { charges: new Map(), sessions: new Set(), paidSessions: new Set(), subscriptions: new Map(), requests: 0, retried: 0 };
     // One client per domain, so each one's rows can be counted on their own.
-    const shop = await createClient(platform.gatewayUrl, platform.adminToken, 'Replica Charges');
-    const links = await createClient(platform.gatewayUrl, platform.adminToken, 'Replica Links');
-    const club = await createClient(platform.gatewayUrl, platform.adminToken, 'Replica Club');
+    const shop = await createClient(platform.adminUrl, platform.adminToken, 'Replica Charges');
+    const links = await createClient(platform.adminUrl, platform.adminToken, 'Replica Links');
+    const club = await createClient(platform.adminUrl, platform.adminToken, 'Replica Club');
     const clients = [shop, links, club];
     // Every process started on the first try, the migrations of each service run by whichever came first.
     const crashedAtStart = platform.healing();

@@ -35,7 +35,7 @@ describe('reports and receipts through the gateway', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2ereports');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Reports Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Reports Store');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
       body: { mcc: '5999', name: 'Loja Relatório', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
@@ -70,7 +70,7 @@ describe('reports and receipts through the gateway', () => {
       { id: first.id, orderId: 'order-1', description: tricky, amount: '5000', status: 'authorized' },
       { id: expect.any(String), orderId: 'order-2', description: "'=1+1", amount: '5000', status: 'authorized' },
     ]);
-    const foreign = await createClient(platform.gatewayUrl, platform.adminToken, 'Other');
+    const foreign = await createClient(platform.adminUrl, platform.adminToken, 'Other');
     expect((await api('GET', `/v1/reports/${created.body.id}`, { auth: foreign })).status).toBe(404);
     expect((await api('GET', `/v1/reports/${created.body.id}/files/1`, { auth: foreign })).status).toBe(404);
   });

@@ -161,7 +161,7 @@ describe('the public Node SDK against the platform', () => {
     await receiver.start();
     platform = await startTestPlatform('e2esdk', { PROVIDER_TIMEOUT_MS: '300' });
     api = apiClient(platform.gatewayUrl);
-    credentials = await createClient(platform.gatewayUrl, platform.adminToken, 'SDK Store');
+    credentials = await createClient(platform.adminUrl, platform.adminToken, 'SDK Store');
     process.env.MALGA_API_URL = `${platform.gatewayUrl}/v1`;
     malga = new Malga({ clientId: credentials.clientId, apiKey: credentials.apiKey, options: { sandbox: true } });
     // The SDK has no merchant methods: the integrator creates the merchant once, by hand.
@@ -392,7 +392,7 @@ describe('the public Node SDK against the platform', () => {
     ]);
 
     // A live client has no sandbox routes.
-    const live = await api<{ clientId: string; apiKey: string }>('POST', '/admin/v1/clients', {
+    const live = await apiClient(platform.adminUrl)<{ clientId: string; apiKey: string }>('POST', '/admin/v1/clients', {
       body: { name: 'Live Store', environment: 'live' },
       headers: { 'x-admin-token': platform.adminToken },
     });
@@ -436,7 +436,7 @@ describe('the public Node SDK against the platform', () => {
   });
 
   it("a new client's payment-link settings are the platform's defaults, and PATCH works from the first day", async () => {
-    const fresh = await createClient(platform.gatewayUrl, platform.adminToken, 'Fresh Store');
+    const fresh = await createClient(platform.adminUrl, platform.adminToken, 'Fresh Store');
     const defaults = await api<Json>('GET', '/v1/settings', { auth: fresh });
     expect(defaults.status).toBe(200);
     expect(defaults.body).toMatchObject({ clientId: fresh.clientId, merchantId: null, mainColor: '#1A73E8', logo: null });

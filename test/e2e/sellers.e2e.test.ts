@@ -27,8 +27,8 @@ describe('REST /v1/sellers through the gateway', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2esell');
     api = apiClient(platform.gatewayUrl);
-    alice = await createClient(platform.gatewayUrl, platform.adminToken, 'Alice Sellers');
-    bob = await createClient(platform.gatewayUrl, platform.adminToken, 'Bob Sellers');
+    alice = await createClient(platform.adminUrl, platform.adminToken, 'Alice Sellers');
+    bob = await createClient(platform.adminUrl, platform.adminToken, 'Bob Sellers');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: alice,
       body: { mcc: '5999', name: 'Loja', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'k' } }] },

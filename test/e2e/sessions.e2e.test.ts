@@ -44,8 +44,8 @@ describe('sessions (payment links) through the gateway', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2esess');
     api = apiClient(platform.gatewayUrl);
-    alice = await createClient(platform.gatewayUrl, platform.adminToken, 'Alice Links');
-    bob = await createClient(platform.gatewayUrl, platform.adminToken, 'Bob Links');
+    alice = await createClient(platform.adminUrl, platform.adminToken, 'Alice Links');
+    bob = await createClient(platform.adminUrl, platform.adminToken, 'Bob Links');
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: alice,
       body: { mcc: '5999', name: 'Loja Links', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },

@@ -13,7 +13,7 @@ describe('the Node SDK on sessions', () => {
 
   beforeAll(async () => {
     platform = await startTestPlatform('e2esesssdk');
-    const credentials = await createClient(platform.gatewayUrl, platform.adminToken, 'SDK Links');
+    const credentials = await createClient(platform.adminUrl, platform.adminToken, 'SDK Links');
     const merchant = await apiClient(platform.gatewayUrl)<{ id: string }>('POST', '/v1/merchants', {
       auth: credentials,
       body: { mcc: '5999', name: 'Loja SDK', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },

@@ -15,7 +15,7 @@ describe('REST settings, auth and the gateway surface', () => {
   beforeAll(async () => {
     platform = await startTestPlatform('e2eset');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Settings Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Settings Store');
   });
   afterAll(async () => {
     await platform?.stop();
@@ -46,12 +46,14 @@ describe('REST settings, auth and the gateway surface', () => {
     expect(xml.body.error.code).toBe(415);
   });
 
-  it('manages clients and keys under the admin token only', async () => {
-    expect((await api('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'sandbox' } })).status).toBe(401);
-    expect((await api('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'sandbox' }, headers: { 'x-admin-token': 'wrong-token-wrong-token' } })).status).toBe(401);
-    const bad = await api('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'staging' }, headers: admin() });
+  it('manages clients and keys under the admin token only, on the admin listener only', async () => {
+    // The public port does not serve the admin API, even to the right token: it answers as for an unknown route.
+    expect((await api('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'sandbox' }, headers: admin() })).status).toBe(404);
+    expect((await apiClient(platform.adminUrl)('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'sandbox' } })).status).toBe(401);
+    expect((await apiClient(platform.adminUrl)('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'sandbox' }, headers: { 'x-admin-token': 'wrong-token-wrong-token' } })).status).toBe(401);
+    const bad = await apiClient(platform.adminUrl)('POST', '/admin/v1/clients', { body: { name: 'x', environment: 'staging' }, headers: admin() });
     expect(bad.status).toBe(400);
-    const patched = await api('PATCH', `/admin/v1/clients/${client.clientId}`, { body: { prepaymentEnabled: true }, headers: admin() });
+    const patched = await apiClient(platform.adminUrl)('PATCH', `/admin/v1/clients/${client.clientId}`, { body: { prepaymentEnabled: true }, headers: admin() });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ prepaymentEnabled: true });
   });

@@ -34,7 +34,7 @@ describe('REST answers and event data are one shape (customers, webhooks, settin
   beforeAll(async () => {
     platform = await startTestPlatform('e2eshapes');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Shapes Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Shapes Store');
     nc = await connect({ servers: testNatsUrl() });
   });
   afterAll(async () => {
@@ -106,7 +106,7 @@ describe('REST answers and event data are one shape (customers, webhooks, settin
     const subscriptionEvent = await eventOf(nc, client.clientId, 'settings.subscription_settings.updated');
     expect(subscriptionEvent.data).toEqual(read.body);
 
-    const account = await api('GET', `/admin/v1/clients/${client.clientId}`, { headers: { 'x-admin-token': platform.adminToken } });
+    const account = await apiClient(platform.adminUrl)('GET', `/admin/v1/clients/${client.clientId}`, { headers: { 'x-admin-token': platform.adminToken } });
     expect(account.status).toBe(200);
     const clientEvent = await eventOf(nc, client.clientId, 'settings.client.created');
     expect(clientEvent.data).toEqual(account.body);

@@ -53,7 +53,7 @@ describe('one public shape: the REST answer of a payments resource is the data o
   beforeAll(async () => {
     platform = await startTestPlatform('e2eshape');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Shapes Store');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Shapes Store');
     nc = await connect({ servers: testNatsUrl() });
   });
   afterAll(async () => {

@@ -74,8 +74,8 @@ describe('Standard Webhooks (HMAC) secrets, signatures and rotation through the 
     await receiver.start();
     platform = await startTestPlatform('e2esw');
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Standard Store');
-    stranger = await createClient(platform.gatewayUrl, platform.adminToken, 'Stranger');
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Standard Store');
+    stranger = await createClient(platform.adminUrl, platform.adminToken, 'Stranger');
     // Only verify is used: it needs no API call.
     malga = new Malga({ clientId: client.clientId, apiKey: client.apiKey, options: { sandbox: true } });
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {

@@ -27,7 +27,7 @@ const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 async function world(prefix: string, options: { heal?: boolean } = {}) {
   const platform = await startTestPlatform(prefix, {}, 'warn', options);
   const api = apiClient(platform.gatewayUrl);
-  const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Subscriptions Store');
+  const client = await createClient(platform.adminUrl, platform.adminToken, 'Subscriptions Store');
   const call = async <T = Json>(method: string, route: string, body?: unknown) => {
     const res = await api<T>(method, route, { auth: client, body });
     return res;

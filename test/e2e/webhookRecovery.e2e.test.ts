@@ -70,7 +70,7 @@ describe('webhooks through the gateway: Retry-After, recovery of past events, th
   });
 
   async function storeWithWebhook(name: string, script: Answer[] = []): Promise<{ client: Credentials; webhook: { id: string; publicKey: string }; endpoint: string }> {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, name);
+    const client = await createClient(platform.adminUrl, platform.adminToken, name);
     const endpoint = receiver.endpointAnswering(script);
     const created = await api<{ id: string; publicKey: string }>('POST', '/v1/webhooks', { auth: client, body: { event: '*', endpoint, version: 1.1, status: true } });
     expect(created.status).toBe(201);
@@ -156,7 +156,7 @@ describe('webhooks through the gateway: Retry-After, recovery of past events, th
     expect(await refused({ since: 'yesterday' })).toEqual({ status: 400, fields: ['since'] });
     expect(await refused({})).toEqual({ status: 400, fields: ['since'] });
 
-    const stranger = await createClient(platform.gatewayUrl, platform.adminToken, 'Stranger');
+    const stranger = await createClient(platform.adminUrl, platform.adminToken, 'Stranger');
     const foreign = await api('POST', `/v1/webhooks/${webhook.id}/recover`, { auth: stranger, body: { since } });
     expect(foreign.status).toBe(404);
 
@@ -167,7 +167,7 @@ describe('webhooks through the gateway: Retry-After, recovery of past events, th
   });
 
   it('answers the event catalogue, with exactly the names docs/events.md documents, at a path no webhook id takes', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Catalogue Reader');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Catalogue Reader');
     const response = await api<{ items: Array<{ name: string; object: string; description: string; example: Record<string, unknown> }> }>(
       'GET',
       '/v1/webhooks/event-types',

@@ -67,7 +67,7 @@ describe('webhooks through the gateway: registration, signed deliveries of every
   });
 
   async function storeWithWebhook(name: string): Promise<{ client: Credentials; webhook: { id: string; publicKey: string }; endpoint: string; merchantId: string }> {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, name);
+    const client = await createClient(platform.adminUrl, platform.adminToken, name);
     const endpoint = receiver.endpoint();
     const created = await api<{ id: string; publicKey: string; event: string }>('POST', '/v1/webhooks', {
       auth: client,
@@ -150,13 +150,13 @@ describe('webhooks through the gateway: registration, signed deliveries of every
     expect(log.items.map((d) => d.eventId).sort()).toEqual(paymentEvents.map((e) => e.id).sort());
     expect(log.items.every((d) => d.attempts.length === 1 && d.attempts[0]!.statusCode === 200)).toBe(true);
 
-    const other = await createClient(platform.gatewayUrl, platform.adminToken, 'Stranger');
+    const other = await createClient(platform.adminUrl, platform.adminToken, 'Stranger');
     expect((await api('GET', `/v1/webhooks/${webhook.id}`, { auth: other })).status).toBe(404);
     expect((await api('GET', `/v1/webhooks/${webhook.id}/deliveries`, { auth: other })).status).toBe(404);
   });
 
   it('answers 409 for an endpoint or an event already registered and 400 for an event outside the catalogue', async () => {
-    const client = await createClient(platform.gatewayUrl, platform.adminToken, 'Second Store');
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Second Store');
     const endpoint = receiver.endpoint();
     expect((await api('POST', '/v1/webhooks', { auth: client, body: { event: 'authorized', endpoint } })).status).toBe(201);
     const duplicate = await api<{ error: { key: string } }>('POST', '/v1/webhooks', { auth: client, body: { event: 'voided', endpoint } });

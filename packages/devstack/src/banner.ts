@@ -5,6 +5,8 @@
  */
 export function banner(options: {
   port: number;
+  /** The admin API's own port (/admin/v1, X-Admin-Token). */
+  adminPort: number;
   /** Each process's metrics port, by process name, in the order to print them. */
   metricsPorts: Record<string, number>;
   credentialsFile: string;
@@ -12,7 +14,11 @@ export function banner(options: {
   firstStart: boolean;
 }): string[] {
   const { port, credentialsFile, credentials } = options;
-  const lines = ['', `The platform is up: http://localhost:${port}  (API docs: http://localhost:${port}/docs)`];
+  const lines = [
+    '',
+    `The platform is up: http://localhost:${port}  (API docs: http://localhost:${port}/docs)`,
+    `Admin API (X-Admin-Token): http://localhost:${options.adminPort}/admin/v1`,
+  ];
   if (options.firstStart) {
     lines.push(
       `Credentials (printed on this first start only; kept in ${credentialsFile}):`,

@@ -101,6 +101,8 @@ export interface PlatformOptions {
   ensureDatabase(name: string): Promise<string>;
   natsUrl: string;
   gatewayPort?: number;
+  /** The gateway's admin API port (ADMIN_PORT, /admin/v1): a free one when omitted. */
+  adminPort?: number;
   /**
    * The first of the metrics ports (METRICS_PORT, path /metrics): the gateway's, then one per service process in
    * catalog order (each replica of a service in turn). Each process gets a free port when omitted (or 0).
@@ -131,6 +133,8 @@ export interface PlatformOptions {
 
 export interface Platform {
   gatewayUrl: string;
+  /** The gateway's admin API (/admin/v1), on a listener of its own: the public one answers 404 there. */
+  adminUrl: string;
   adminToken: string;
   /** The gateway and the first process of each service. */
   processes: Record<ServiceName | 'gateway', ManagedProcess>;
@@ -179,6 +183,8 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     taken.add(port);
     return port;
   };
+  const adminPort = options.adminPort ?? (await untakenPort());
+  taken.add(adminPort);
   // Every process learns where every replica of every service listens (`<NAME>_GRPC_URL`, `ip:port,ip:port`): the
   // gateway calls them all, and a service asks another one a question that needs an answer now (customers asks
   // payments about cards); each spreads its calls over the replicas (round robin).
@@ -231,6 +237,7 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     processes[service.name] = replicas[service.name][0]!.process;
   }
 
+  const gatewayServes = () => Promise.all([waitForPort(gatewayPort, 60_000), waitForPort(adminPort, 60_000)]).then(() => undefined);
   processes.gateway = managedProcess({
     name: 'gateway',
     entry: path.join(options.repoRoot, 'gateway', 'dist', 'main.js'),
@@ -240,15 +247,17 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
       ...gatewayEnv,
       PORT: String(gatewayPort),
       HOST: '127.0.0.1',
+      ADMIN_PORT: String(adminPort),
+      ADMIN_HOST: '127.0.0.1',
       ADMIN_TOKEN: adminToken,
       PUBLIC_URL: publicUrl,
       METRICS_PORT: String(metricsPorts.gateway),
     },
-    heal: options.heal && { ...options.heal, ready: () => waitForPort(gatewayPort, 60_000) },
+    heal: options.heal && { ...options.heal, ready: () => gatewayServes() },
     onLine: options.onLine,
     onExit: options.onExit,
   });
-  ready.gateway = () => waitForPort(gatewayPort, 60_000);
+  ready.gateway = () => gatewayServes();
 
   const allReplicas = SERVICES.flatMap((s) => replicas[s.name]);
   const startOne = async (name: string) => {
@@ -281,5 +290,5 @@ export async function launchPlatform(options: PlatformOptions): Promise<Platform
     ...SERVICES.map((s) => [s.name, replicas[s.name][0]!.metricsUrl]),
   ]) as Platform['metricsUrls'];
   const processMetricsUrls = Object.fromEntries(processNames.map((name) => [name, metricsUrlOf(name)]));
-  return { gatewayUrl: `http://127.0.0.1:${gatewayPort}`, adminToken, processes, replicas, metricsUrls, processMetricsUrls, restart, stop: stopAll };
+  return { gatewayUrl: `http://127.0.0.1:${gatewayPort}`, adminUrl: `http://127.0.0.1:${adminPort}`, adminToken, processes, replicas, metricsUrls, processMetricsUrls, restart, stop: stopAll };
 }

@@ -14,10 +14,11 @@ import { carryCardKey } from './rotateCardKey';
 /**
  * The launcher behind `npm start` (start.js runs it in a session of its own and asks it to stop over IPC):
  * the whole platform on one machine. PostgreSQL and nats-server keep their data in DATA_DIR,
- * so a second run finds everything the first one left. The gateway listens on PORT, and the processes serve
+ * so a second run finds everything the first one left. The gateway listens on PORT (its admin API on ADMIN_PORT,
+ * PORT + 1 unless set: the public port does not serve /admin), and the processes serve
  * their Prometheus metrics on the ports from METRICS_PORT on (the gateway's, then one per service in catalog
  * order, each replica of a service in turn), the same at every start so a local Prometheus keeps finding them; the
- * other ports are picked free at each start. Two copies run side by side with different PORT, METRICS_PORT (or
+ * other ports are picked free at each start. Two copies run side by side with different PORT, ADMIN_PORT, METRICS_PORT (or
  * METRICS_PORT=0: free ports) and DATA_DIR.
  *
  * REPLICAS=3 runs three processes of every service (REPLICAS_PAYMENTS=2 sets one service's count) against the same
@@ -39,6 +40,8 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const dataDir = path.resolve(process.env.DATA_DIR ?? path.join(repoRoot, '.data'));
 const port = Number(process.env.PORT ?? 8080);
+/** The admin API's port: PORT + 1 unless set (8081 by default). */
+const adminPort = Number(process.env.ADMIN_PORT ?? port + 1);
 const metricsPort = Number(process.env.METRICS_PORT ?? 9464);
 /** REPLICAS (every service) and REPLICAS_<NAME> (one service): how many processes of each. */
 const replicas = replicaCounts(process.env);
@@ -72,8 +75,8 @@ function writeCredentials(credentials: Credentials): void {
   writeFileAtomic(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`);
 }
 
-async function createSandboxClient(gatewayUrl: string, adminToken: string): Promise<{ clientId: string; apiKey: string }> {
-  const response = await fetch(`${gatewayUrl}/admin/v1/clients`, {
+async function createSandboxClient(adminUrl: string, adminToken: string): Promise<{ clientId: string; apiKey: string }> {
+  const response = await fetch(`${adminUrl}/admin/v1/clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-admin-token': adminToken },
     body: JSON.stringify({ name: 'Sandbox', environment: 'sandbox' }),
@@ -115,6 +118,12 @@ async function main(): Promise<void> {
   }
   if (metricsPort > 0 && port >= metricsPort && port <= lastMetricsPort) {
     throw new Error(`PORT ${port} is one of the metrics ports (METRICS_PORT ${metricsPort} to ${lastMetricsPort})`);
+  }
+  if (!Number.isInteger(adminPort) || adminPort <= 0 || adminPort > 65535 || adminPort === port) {
+    throw new Error(`ADMIN_PORT must be a TCP port other than PORT, got ${process.env.ADMIN_PORT ?? `${adminPort} (PORT + 1)`}`);
+  }
+  if (metricsPort > 0 && adminPort >= metricsPort && adminPort <= lastMetricsPort) {
+    throw new Error(`ADMIN_PORT ${adminPort} is one of the metrics ports (METRICS_PORT ${metricsPort} to ${lastMetricsPort})`);
   }
   try {
     natsServerBinary();
@@ -203,6 +212,7 @@ async function main(): Promise<void> {
       ensureDatabase: (name) => pg.ensureDatabase(name),
       natsUrl: nats.url,
       gatewayPort: port,
+      adminPort,
       metricsPort: metricsPort || undefined,
       replicas,
       adminToken: credentials.adminToken,
@@ -215,14 +225,14 @@ async function main(): Promise<void> {
       onLine: (name, line) => process.stdout.write(`${format(name, line)}\n`),
     });
     if (!credentials.clientId || !credentials.apiKey) {
-      const client = await createSandboxClient(`http://127.0.0.1:${port}`, credentials.adminToken);
+      const client = await createSandboxClient(platform.adminUrl, credentials.adminToken);
       credentials.clientId = client.clientId;
       credentials.apiKey = client.apiKey;
       say('created the sandbox client (first start)');
     }
     writeCredentials(credentials);
     const metricsPorts = Object.fromEntries(Object.entries(platform.processMetricsUrls).map(([name, url]) => [name, Number(new URL(url).port)]));
-    say(banner({ port, metricsPorts, credentialsFile, credentials, firstStart }).join('\n'));
+    say(banner({ port, adminPort, metricsPorts, credentialsFile, credentials, firstStart }).join('\n'));
   } catch (error) {
     say(`the platform could not start: ${(error as Error).message}`);
     await shutdown(1);

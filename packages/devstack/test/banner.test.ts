@@ -3,7 +3,7 @@ import { banner } from '../src/banner';
 describe('the start banner', () => {
   const credentials = { clientId: 'c0ffee00-0000-4000-8000-000000000001', apiKey: 'sk_sandbox_abcdef', adminToken: 'admin-token-123' };
   const metricsPorts = { gateway: 9464, settings: 9465, 'payouts-and-prepayment': 9466 };
-  const options = { port: 8080, metricsPorts, credentialsFile: '/data/credentials.json', credentials };
+  const options = { port: 8080, adminPort: 8081, metricsPorts, credentialsFile: '/data/credentials.json', credentials };
 
   it('prints the API key and admin token on the first start', () => {
     const text = banner({ ...options, firstStart: true }).join('\n');
@@ -18,6 +18,10 @@ describe('the start banner', () => {
     expect(text).not.toContain('admin-token-123');
     expect(text).toContain('Credentials (client id, API key, admin token) are in /data/credentials.json');
     expect(text).toContain('http://localhost:8080');
+  });
+
+  it('says where the admin API is: its own port, not the public one', () => {
+    for (const firstStart of [true, false]) expect(banner({ ...options, firstStart })).toContain('Admin API (X-Admin-Token): http://localhost:8081/admin/v1');
   });
 
   it('says where each process serves its metrics, one line each, the gateway first', () => {
