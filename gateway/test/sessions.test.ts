@@ -29,6 +29,7 @@ const sessionFake = () => ({
   createSession: async () => sampleSession(),
   getSession: async () => sampleSession(),
   authenticateSessionKey: async (r: sessions.AuthenticateSessionKeyRequest) => ({ valid: r.sessionId === SESSION_ID && r.key === SESSION_KEY && r.clientId === CLIENT_ID }),
+  findSessionByKey: async (r: sessions.FindSessionByKeyRequest) => ({ sessionId: r.key === SESSION_KEY && r.clientId === CLIENT_ID ? SESSION_ID : '' }),
   chargeSession: async (r: sessions.ChargeSessionRequest) =>
     payments.Charge.fromPartial({ id: 'c1', clientId: CLIENT_ID, sessionId: r.id, amount: 5000, status: 'authorized', createdAt: CREATED_AT, updatedAt: UPDATED_AT }),
 });
@@ -76,6 +77,22 @@ describe('/v1/sessions', () => {
     expect((await request(gw.app).get(`/v1/sessions/${SESSION_ID}`).set(auth(SESSION_KEY))).status).toBe(401);
     expect((await request(gw.app).get('/v1/charges').set(auth(SESSION_KEY))).status).toBe(401);
     expect(gw.sessionsCalls.map((c) => c.method)).toEqual(['authenticateSessionKey']);
+  });
+
+  it("the session's key tokenizes a card for that session: the token is made with the session's id", async () => {
+    const tokenFake = { createToken: async () => ({ tokenId: 'e1c7a1f2-3b4d-4e5f-8a9b-0c1d2e3f4a5b', expiresAt: new Date('2026-03-04T05:16:07.089Z') }) };
+    const gw = buildGateway({ sessions: sessionFake(), payments: tokenFake });
+    const card = { cardHolderName: 'ANA SOUZA', cardNumber: '4111111111111111', cardCvv: '123', cardExpirationDate: '12/2030' };
+    const res = await request(gw.app).post('/v1/tokens').set(auth(SESSION_KEY)).send(card);
+    expect(res.status).toBe(201);
+    expect(gw.settingsCalls.filter((c) => c.method === 'authenticate')).toEqual([]);
+    expect(gw.sessionsCalls.map((c) => c.method)).toEqual(['findSessionByKey']);
+    expect(upstreamCalls(gw.paymentsCalls).map((c) => c.request)).toEqual([{ clientId: CLIENT_ID, card, sessionId: SESSION_ID }]);
+    // A key of no session is refused before payments is asked; a client key makes a client token, with no session.
+    expect((await request(gw.app).post('/v1/tokens').set(auth('sk_session_made-up')).send(card)).status).toBe(401);
+    expect(upstreamCalls(gw.paymentsCalls)).toHaveLength(1);
+    expect((await request(gw.app).post('/v1/tokens').set(auth()).send(card)).status).toBe(201);
+    expect(upstreamCalls(gw.paymentsCalls).map((c) => c.request)[1]).toEqual({ clientId: CLIENT_ID, card });
   });
 
   it('a client key reaching sessions may also pay; one that does not is refused', async () => {

@@ -126,6 +126,8 @@ export const SESSION_KEY_PREFIX = 'sk_session_';
 /** Answers whether a key is the public key of that session of that client (the sessions service knows). */
 export interface SessionKeyChecker {
   check(input: { clientId: string; sessionId: string; key: string }, meta: CallMeta): Promise<boolean>;
+  /** The id of the client's session whose public key this is, or '' when it is none. */
+  find(input: { clientId: string; key: string }, meta: CallMeta): Promise<string>;
 }
 
 /**
@@ -144,6 +146,33 @@ export function requireSessionKey(authenticator: Authenticator, checker: Session
     if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH || !checker) throw errors.unauthenticated();
     const sessionId = String(req.params.id ?? '');
     if (!(await checker.check({ clientId, sessionId, key: apiKey }, { requestId: req.requestId }))) throw errors.unauthenticated();
+    req.client = { clientId, environment: '', keyKind: 'session', keyId: sessionId, scopes: [] };
+    next();
+  };
+}
+
+/**
+ * A route a client key reaches through `access`, that a session's public key reaches too (POST /v1/tokens: the buyer's
+ * card is tokenized for that session's payment). With a session key the caller is that session
+ * (`keyKind` 'session', `keyId` its id), and nothing else of the client.
+ */
+export function requireClientOrSessionKey(
+  authenticator: Authenticator,
+  checker: SessionKeyChecker | undefined,
+  access: Resource,
+  options: { sandboxOnly?: boolean } = {},
+): RequestHandler {
+  const asClient = requireClient(authenticator, access, options);
+  return async (req, res, next) => {
+    const clientId = req.get('x-client-id');
+    const apiKey = req.get('x-api-key');
+    if (!clientId || !apiKey || !apiKey.startsWith(SESSION_KEY_PREFIX)) {
+      await asClient(req, res, next);
+      return;
+    }
+    if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH || !checker) throw errors.unauthenticated();
+    const sessionId = await checker.find({ clientId, key: apiKey }, { requestId: req.requestId });
+    if (!sessionId) throw errors.unauthenticated();
     req.client = { clientId, environment: '', keyKind: 'session', keyId: sessionId, scopes: [] };
     next();
   };

@@ -3,7 +3,7 @@ import type { CallMeta, FieldViolation } from '@platform/kit';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import type { ApiTag } from '../openapi/tags';
 import { z } from '../openapi/zod';
-import { requireAdmin, requireClient, requireSessionKey, type Access, type AdminToken, type Authenticator, type SessionKeyChecker } from './auth';
+import { requireAdmin, requireClient, requireClientOrSessionKey, requireSessionKey, type Access, type AdminToken, type Authenticator, type SessionKeyChecker } from './auth';
 import { bodyReader, uploadedFile, type BodyKind, type FileField, type UploadedFile } from './body';
 import type { AuthenticatedClient } from './context';
 import { routeNotFound, TransportError, validationError } from './errors';
@@ -101,6 +101,8 @@ export interface RouteSpec<
   resource: A;
   /** Served to sandbox clients only; any other client gets the 404 of an unknown route. */
   sandboxOnly?: A extends 'public' | 'admin' ? never : boolean;
+  /** A session's public key reaches the route too, as that session (`client.keyKind` 'session', `client.keyId` its id). */
+  sessionKeys?: A extends 'public' | 'admin' | 'secretOnly' | 'sessionKey' ? never : boolean;
   params?: P;
   query?: Q;
   /** Header names in lower case. */
@@ -127,6 +129,7 @@ export interface RouteDefinition {
   tags: readonly ApiTag[];
   resource: Access;
   sandboxOnly?: boolean;
+  sessionKeys?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
@@ -214,6 +217,7 @@ function guardOf(route: RouteDefinition, guards: RouteGuards): RequestHandler | 
     case 'sessionKey':
       return requireSessionKey(guards.authenticator, guards.sessionKeys);
     default:
+      if (route.sessionKeys && access !== 'secretOnly') return requireClientOrSessionKey(guards.authenticator, guards.sessionKeys, access, { sandboxOnly: route.sandboxOnly });
       return requireClient(guards.authenticator, access, { sandboxOnly: route.sandboxOnly });
   }
 }

@@ -28,6 +28,7 @@ const tags = [TAGS.sessions] as const;
 export function sessionKeyChecker({ sessions }: Pick<GatewayClients, 'sessions'>): SessionKeyChecker {
   return {
     check: async ({ clientId, sessionId, key }, meta) => (await sessions.authenticateSessionKey({ clientId, sessionId, key }, meta)).valid,
+    find: async ({ clientId, key }, meta) => (await sessions.findSessionByKey({ clientId, key }, meta)).sessionId,
   };
 }
 
@@ -125,7 +126,8 @@ export function sessionsRoutes({
         'The charge is made for the session merchant, amount and split rules; the buyer chooses the method among the session paymentMethods ' +
         'and the installments within its offer (up to the method installments, 1 when it names none; more is 400 on paymentMethod.installments). ' +
         'A session is paid with what its buyer brings: a card typed in (sourceType card with card, or sourceType token with the token it was ' +
-        'tokenized into), or the buyer data for Pix or boleto (sourceType customer with customer). A saved card (cardId), a stored customer ' +
+        "tokenized into with this session's publicKey: any other token, a client-made one included, is 422 token_not_for_session and takes no place), " +
+        'or the buyer data for Pix or boleto (sourceType customer with customer). Sessions name no customer: a saved card (cardId), a stored customer ' +
         '(customerId, in the body or the source) or a wallet ' +
         'is refused (400 naming the field), whatever key is used. ' +
         'While every place of a 1:N session is held by payments still waiting for their answer, the buyer waits for them; ' +

@@ -12,9 +12,13 @@ export function tokenRoutes({ payments }: { payments: PaymentsClient }): RouteDe
       path: '/v1/tokens',
       operationId: 'createCardToken',
       summary: 'Tokenize a card',
-      description: 'The token is single use and short-lived. The card number and CVV are never returned, logged or stored in clear.',
+      description:
+        'The token is single use and short-lived. The card number and CVV are never returned, logged or stored in clear. ' +
+        "X-Api-Key may also be a session's `publicKey` (a buyer's card typed into a checkout): the token then pays that session only " +
+        '(`POST /v1/sessions/{id}/charge`), and any other use of it is 422 `token_not_for_session`. A session is paid only with a token made with its own publicKey.',
       tags: [TAGS.cards],
       resource: 'tokens',
+      sessionKeys: true,
       body: CreateTokenBody,
       errors: [409, 422],
       response: { status: 201, description: 'The token', schema: CardTokenSchema },
@@ -25,7 +29,13 @@ export function tokenRoutes({ payments }: { payments: PaymentsClient }): RouteDe
         },
         response: { token: { summary: 'A single-use token', value: CARD_TOKEN } },
       },
-      handler: async ({ client, body, call }) => toCardTokenJson(await payments.createToken({ clientId: client.clientId, card: toCardInput(body) }, call)),
+      handler: async ({ client, body, call }) =>
+        toCardTokenJson(
+          await payments.createToken(
+            { clientId: client.clientId, card: toCardInput(body), ...(client.keyKind === 'session' ? { sessionId: client.keyId } : {}) },
+            call,
+          ),
+        ),
     }),
   ];
 }
