@@ -105,7 +105,8 @@ function readmeSecrets(services) {
     const last = i === services.length - 1;
     lines.push(`  --from-literal=${s.name}='postgres://${s.database}:...@pg.example.internal:5432/${s.database}?sslmode=require'${last ? '' : ' \\'}`);
   });
-  lines.push('', 'kubectl -n payments create secret generic platform-gateway \\', '  --from-literal=admin-token="$(openssl rand -hex 32)"');
+  // ADMIN_TOKENS: one or more, comma-separated, `name:token` names each in the audit log (rotation: docs/operations.md).
+  lines.push('', 'kubectl -n payments create secret generic platform-gateway \\', '  --from-literal=admin-tokens="ops:$(openssl rand -hex 32)"');
   const bySecret = new Map();
   for (const s of services) {
     for (const secret of s.secrets) {

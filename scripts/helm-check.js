@@ -180,6 +180,45 @@ function checkMetrics(docs, { serviceMonitors, prometheusRule }) {
   return { failures, port: [...ports][0] };
 }
 
+// The admin API: its own port on the gateway, its own ClusterIP Service, never on the public Service, and in the
+// public Ingress only when gateway.ingress.admin.enabled asks; ADMIN_TOKENS from a Secret; TRUST_PROXY only when set.
+function checkAdminPlane(binary, defaultDocs, allDocs) {
+  const failures = [];
+  const find = (docs, kind, name) => docs.find((doc) => kindOf(doc) === kind && name.test(nameOf(doc) || ''));
+  const gateway = find(defaultDocs, 'Deployment', /-gateway$/) || '';
+  const adminPort = (gateway.match(/- name: admin\s*\n\s*containerPort: (\d+)/) || [])[1];
+  if (adminPort !== '8081') failures.push(`the gateway has no container port named admin on 8081 (got ${adminPort})`);
+  if (!/- name: ADMIN_PORT\s*\n\s*value: "8081"/.test(gateway)) failures.push('the gateway has no ADMIN_PORT "8081"');
+  if (!/- name: ADMIN_TOKENS\s*\n\s*valueFrom:\s*\n\s*secretKeyRef:/.test(gateway)) failures.push('the gateway does not read ADMIN_TOKENS from a Secret');
+  if (/TRUST_PROXY/.test(gateway)) failures.push('TRUST_PROXY is set although gateway.trustProxy is empty');
+  const publicService = find(defaultDocs, 'Service', /-gateway$/) || '';
+  if (/admin/.test(publicService.slice(publicService.indexOf('ports:')))) failures.push('the public gateway Service exposes the admin port');
+  const adminService = find(defaultDocs, 'Service', /-gateway-admin$/);
+  if (!adminService) failures.push('no admin Service (<release>-gateway-admin) rendered apart from the public one');
+  else {
+    if (!/type: ClusterIP/.test(adminService) || /clusterIP: None/.test(adminService)) failures.push('the admin Service is not a plain ClusterIP');
+    if (!/- name: admin\s*\n\s*port: 8081\s*\n\s*targetPort: admin/.test(adminService)) failures.push('the admin Service does not route port 8081 to the container port admin');
+    if (/targetPort: http\b/.test(adminService)) failures.push('the admin Service routes to the public port');
+  }
+  // The public Ingress, on with its default values: every path goes to the public Service, none is /admin.
+  const ingressOn = helm(binary, ['template', 'platform', chartDir, '--set', 'gateway.ingress.enabled=true']);
+  if (ingressOn.status !== 0) die(`helm template (ingress on) failed:\n${ingressOn.stderr}`);
+  const publicIngress = splitDocuments(ingressOn.stdout).find((doc) => kindOf(doc) === 'Ingress') || '';
+  if (!publicIngress) failures.push('gateway.ingress.enabled=true rendered no Ingress');
+  if (/path: \/admin|-gateway-admin|name: admin/.test(publicIngress)) failures.push('the public Ingress routes /admin although gateway.ingress.admin.enabled is false');
+  // Everything enabled asks for it: /admin to the admin Service, and TRUST_PROXY as given.
+  const askedIngress = find(allDocs, 'Ingress', /-gateway$/) || '';
+  if (!/- path: \/admin\s*\n\s*pathType: Prefix\s*\n\s*backend:\s*\n\s*service:\s*\n\s*name: \S+-gateway-admin\s*\n\s*port:\s*\n\s*name: admin/.test(askedIngress)) {
+    failures.push('with gateway.ingress.admin.enabled the Ingress does not route /admin to the admin Service');
+  }
+  const allGateway = find(allDocs, 'Deployment', /-gateway$/) || '';
+  if (!/- name: TRUST_PROXY\s*\n\s*value: "?10\.0\.0\.0\/8,192\.168\.0\.0\/16"?\s*\n/.test(allGateway)) failures.push('gateway.trustProxy does not reach TRUST_PROXY');
+  if (failures.length > 0) die(`admin plane: ${failures.length} check(s) failed:\n  - ${failures.join('\n  - ')}`);
+  console.log('  ok  admin API apart: its own port and ClusterIP Service, not in the public Ingress unless asked; TRUST_PROXY only when set');
+  refuse(binary, 'the admin port on the gateway port', ['--set', 'gateway.admin.port=8080'], /gateway\.admin\.port: 8080 must be a port other than gateway\.port/);
+  refuse(binary, 'a gateway without admin tokens', ['--set', 'gateway.secretEnv.ADMIN_TOKENS=null'], /gateway\.secretEnv\.ADMIN_TOKENS: reference the Secret/);
+}
+
 function render(binary, label, extraArgs, metrics) {
   const result = helm(binary, ['template', 'platform', chartDir, ...extraArgs]);
   if (result.status !== 0) die(`helm template (${label}) failed:\n${result.stderr || result.stdout}`);
@@ -278,8 +317,9 @@ function main() {
   for (const doc of ofKind('HorizontalPodAutoscaler')) if (!/minReplicas: ([2-9]|\d\d+)\b/.test(doc)) die(`default values: HorizontalPodAutoscaler ${nameOf(doc)} with fewer than 2 replicas`);
   for (const doc of ofKind('Service')) {
     const headless = /clusterIP: None/.test(doc);
-    if (headless === /-gateway$/.test(nameOf(doc))) die(`default values: Service ${nameOf(doc)} must ${headless ? 'not ' : ''}be headless`);
+    if (headless === /-gateway(-admin)?$/.test(nameOf(doc))) die(`default values: Service ${nameOf(doc)} must ${headless ? 'not ' : ''}be headless`);
   }
+  checkAdminPlane(binary, defaults.docs, all.docs);
   refuse(binary, 'a PDB that no eviction can satisfy', ['--set', 'defaults.autoscaling.minReplicas=1'], /pdb\.minAvailable \(1\) must be below autoscaling\.minReplicas \(1\)/);
   refuse(binary, 'a grace period shorter than the drain delay', ['--set', 'defaults.terminationGracePeriodSeconds=10'], /must be larger than preStopSleepSeconds \+ drainDelaySeconds \(12\)/);
   // Production durability by default: every service asks for an event stream of 3 replicas, and never lowers one.

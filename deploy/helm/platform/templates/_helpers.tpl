@@ -140,6 +140,9 @@ Args: dict "component" $c "metrics" .Values.metrics.
 {{- if eq $port (int $c.port) -}}
 {{- fail (printf "%s: metrics.port (%d) is also its %s port" $c.where $port $c.portName) -}}
 {{- end -}}
+{{- if eq $port (int (default 0 $c.adminPort)) -}}
+{{- fail (printf "%s: metrics.port (%d) is also its admin port" $c.where $port) -}}
+{{- end -}}
 {{- $_ := set $c.envVars "METRICS_PORT" (dict "value" (toString $port)) -}}
 {{- $_ := set $c "metricsPort" $port -}}
 {{- else -}}
@@ -151,7 +154,8 @@ Args: dict "component" $c "metrics" .Values.metrics.
 Every enabled component (the services in name order, then the gateway), fully resolved from
 .Values.defaults plus its own values, as YAML {components: [...]}. Each component has: name, kind
 (service|gateway), where (values path), fullname, command, port, portName, envVars (name -> EnvVar body),
-metricsPort (0 when metrics are off) and every key of .Values.defaults. The templates use it as
+metricsPort (0 when metrics are off), for the gateway adminPort (the admin API's), and every key of
+.Values.defaults. The templates use it as
   range (include "platform.components" . | fromYaml).components
 */}}
 {{- define "platform.components" -}}
@@ -247,8 +251,21 @@ metricsPort (0 when metrics are off) and every key of .Values.defaults. The temp
 {{- end -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $V.global.env "secret" $V.global.secretEnv "where" "global") -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $c.env "secret" $c.secretEnv "where" $where) -}}
-{{- if not (hasKey $env "ADMIN_TOKEN") -}}
-{{- fail "gateway.secretEnv.ADMIN_TOKEN: reference the Secret that holds the admin token" -}}
+{{- if not (or (hasKey $env "ADMIN_TOKENS") (hasKey $env "ADMIN_TOKEN")) -}}
+{{- fail "gateway.secretEnv.ADMIN_TOKENS: reference the Secret that holds the admin tokens" -}}
+{{- end -}}
+{{- /* The admin API on a port of its own, behind a Service of its own: the public port never serves /admin. */ -}}
+{{- $admin := default (dict) $c.admin -}}
+{{- $adminPort := int (default 8081 $admin.port) -}}
+{{- if or (lt $adminPort 1) (gt $adminPort 65535) (eq $adminPort $port) -}}
+{{- fail (printf "gateway.admin.port: %v must be a port other than gateway.port (%d)" $admin.port $port) -}}
+{{- end -}}
+{{- $_ := set $env "ADMIN_PORT" (dict "value" (toString $adminPort)) -}}
+{{- $_ := set $c "adminPort" $adminPort -}}
+{{- if not (kindIs "invalid" $c.trustProxy) -}}
+{{- if ne (toString $c.trustProxy) "" -}}
+{{- $_ := set $env "TRUST_PROXY" (dict "value" (toString $c.trustProxy)) -}}
+{{- end -}}
 {{- end -}}
 {{- $_ := set $c "name" "gateway" -}}
 {{- $_ := set $c "kind" "gateway" -}}
