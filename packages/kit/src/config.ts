@@ -50,6 +50,37 @@ export const serviceEnv = {
    * name again and find replicas added since (a headless Service's DNS answers every ready pod). 0: never.
    */
   GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).default(300_000),
+  ...migrationEnv(),
+  /**
+   * true: a start applies the pending migrations itself (local runs, tests). false (the chart): the `migrate` command
+   * applies them (a Job before each install and upgrade) and a start that finds some pending waits for them, listening
+   * but NOT_SERVING, and says which ones it waits for.
+   */
+  MIGRATE_ON_START: booleanString.default(true),
+  /** How often a start waiting for its migrations looks again. */
+  MIGRATION_WAIT_POLL_MS: z.coerce.number().int().min(1).default(5_000),
+};
+
+/** Variables of the `migrate` command, which reads nothing else (no NATS, no keys) besides NODE_ENV and LOG_LEVEL. */
+function migrationEnv() {
+  return {
+    /**
+     * lock_timeout of every migration statement: one that waits longer for a table lock held by live traffic fails
+     * the migration (rolled back; the Job runs it again) instead of queueing every query of that table behind it.
+     * 0: wait as long as it takes.
+     */
+    MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    /** statement_timeout of every migration statement; 0 (default): none, the Job's deadline bounds the run. */
+    MIGRATION_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(0),
+  };
+}
+
+/** What the `migrate` command of a service reads. */
+export const migrationCommandEnv = {
+  NODE_ENV: serviceEnv.NODE_ENV,
+  LOG_LEVEL: serviceEnv.LOG_LEVEL,
+  DATABASE_URL: serviceEnv.DATABASE_URL,
+  ...migrationEnv(),
 };
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { serializeError, type Logger } from './log';
 import { addCollector, gauge, histogram } from './metrics';
+import { sleep } from './time';
 
 export type { Pool, PoolClient };
 
@@ -107,42 +108,150 @@ export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Pro
 /** The kit's own tables (outbox, processed events, jobs, idempotency records), applied before a service's. */
 export const KIT_MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 
+export interface MigrateOptions {
+  /**
+   * lock_timeout of every migration statement, in ms: a statement that waits longer for a lock (an ALTER TABLE behind
+   * a long transaction of live traffic, with every later query of that table queued behind the ALTER) fails the
+   * migration, which is rolled back and can be run again, instead of stalling the table. 0: wait as long as it takes.
+   */
+  lockTimeoutMs?: number;
+  /** statement_timeout of every migration statement, in ms; 0: none. */
+  statementTimeoutMs?: number;
+  /** How often a migration waiting for another process's migration lock tries again; it says so every ~10 s. */
+  lockPollMs?: number;
+  /** How the waits pass (tests inject a fake). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** One committed migration file: its name in schema_migrations (`<scope>/<file>`) and where it is. */
+interface MigrationFile {
+  name: string;
+  file: string;
+}
+
+const MIGRATION_LOCK = "hashtext('schema_migrations')";
+const LOCK_NOT_AVAILABLE = '55P03';
+const QUERY_CANCELED = '57014';
+const LOCK_WAIT_LOG_MS = 10_000;
+
+/** The committed SQL files of each folder in name order, named `<scope>/<file>` (the scope is the folder's parent). */
+function migrationFiles(dirs: string[]): MigrationFile[] {
+  const files: MigrationFile[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    const scope = path.basename(path.dirname(dir));
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) files.push({ name: `${scope}/${file}`, file: path.join(dir, file) });
+  }
+  return files;
+}
+
+/** The names in schema_migrations; none when the table does not exist yet. */
+async function appliedMigrations(db: Queryable): Promise<Set<string>> {
+  const table = await db.query<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
+  if (!table.rows[0]?.t) return new Set();
+  return new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+}
+
+/**
+ * The committed migrations of `dirs` that the database has not applied, in the order migrate() would apply them: what
+ * a process that does not migrate at start waits for.
+ */
+export async function pendingMigrations(db: Queryable, dirs: string[]): Promise<string[]> {
+  const applied = await appliedMigrations(db);
+  return migrationFiles(dirs)
+    .map((m) => m.name)
+    .filter((name) => !applied.has(name));
+}
+
+/** Who holds the migration lock (its pid and application name), for the log of a process waiting for it. */
+async function migrationLockHolder(client: PoolClient): Promise<{ pid?: number; application?: string }> {
+  const { rows } = await client.query<{ pid: number; application: string }>(
+    `SELECT a.pid, a.application_name AS application FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND ((l.classid::bigint << 32) | l.objid::bigint) = ${MIGRATION_LOCK}::bigint
+      LIMIT 1`,
+  );
+  const row = rows[0];
+  return row ? { pid: row.pid, application: row.application || undefined } : {};
+}
+
+/**
+ * Takes the migration lock, trying again every lockPollMs while another process (a replica, a migration Job) holds it,
+ * and saying so about every 10 s: a migration waiting for another is visible, never a silent hang.
+ */
+async function takeMigrationLock(client: PoolClient, log: Logger, options: MigrateOptions): Promise<void> {
+  const pollMs = Math.max(1, options.lockPollMs ?? 500);
+  const pause = options.sleep ?? sleep;
+  const logEvery = Math.max(1, Math.round(LOCK_WAIT_LOG_MS / pollMs));
+  for (let attempt = 0; ; attempt++) {
+    const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${MIGRATION_LOCK}) AS ok`);
+    if (rows[0]?.ok) {
+      if (attempt > 0) log.info({ waitedMs: attempt * pollMs }, 'migration lock taken');
+      return;
+    }
+    if (attempt % logEvery === 0) {
+      const holder = await migrationLockHolder(client).catch(() => ({}));
+      log.info({ holder, waitedMs: attempt * pollMs }, 'waiting for the migration lock: another process is migrating this database');
+    }
+    await pause(pollMs);
+  }
+}
+
+/** A failed migration's error, saying plainly when it was a timeout and which setting bounds it. */
+function migrationError(name: string, error: unknown, options: MigrateOptions): Error {
+  const code = (error as { code?: unknown })?.code;
+  const message = (error as Error)?.message ?? String(error);
+  let why = message;
+  if (code === LOCK_NOT_AVAILABLE) {
+    why = `it waited more than ${options.lockTimeoutMs} ms for a lock that other sessions hold (MIGRATION_LOCK_TIMEOUT_MS): nothing was applied, run it again (the migration Job retries) or when the traffic holding the table is over (${message})`;
+  } else if (code === QUERY_CANCELED && options.statementTimeoutMs) {
+    why = `a statement ran longer than ${options.statementTimeoutMs} ms (MIGRATION_STATEMENT_TIMEOUT_MS): nothing was applied (${message})`;
+  }
+  return new Error(`migration ${name} failed: ${why}`, { cause: error });
+}
+
 /**
  * Applies the committed SQL files of each folder in name order, once each, under an advisory lock so that
- * replicas starting together do not race. Each file runs in its own transaction.
+ * replicas starting together do not race. Each file runs in its own transaction, under the lock and statement
+ * timeouts of `options`.
  */
-export async function migrate(pool: Pool, dirs: string[], log: Logger): Promise<string[]> {
+export async function migrate(pool: Pool, dirs: string[], log: Logger, options: MigrateOptions = {}): Promise<string[]> {
   const client = await pool.connect();
   const applied: string[] = [];
+  let locked = false;
   try {
-    await client.query("SELECT pg_advisory_lock(hashtext('schema_migrations'))");
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
-    );
-    const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
-    for (const dir of dirs) {
-      if (!existsSync(dir)) continue;
-      const scope = path.basename(path.dirname(dir));
-      const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
-      for (const file of files) {
-        const name = `${scope}/${file}`;
-        if (done.has(name)) continue;
-        const sql = readFileSync(path.join(dir, file), 'utf8');
-        try {
-          await client.query('BEGIN');
-          await client.query(sql);
-          await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw new Error(`migration ${name} failed: ${(error as Error).message}`, { cause: error });
-        }
-        applied.push(name);
-        log.info({ migration: name }, 'migration applied');
+    await takeMigrationLock(client, log, options);
+    locked = true;
+    await client.query(`SET lock_timeout = ${Math.max(0, Math.trunc(options.lockTimeoutMs ?? 0))}`);
+    await client.query(`SET statement_timeout = ${Math.max(0, Math.trunc(options.statementTimeoutMs ?? 0))}`);
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+      );
+    } catch (error) {
+      throw migrationError('schema_migrations', error, options);
+    }
+    const done = await appliedMigrations(client);
+    for (const { name, file } of migrationFiles(dirs)) {
+      if (done.has(name)) continue;
+      const sql = readFileSync(file, 'utf8');
+      try {
+        await client.query('BEGIN');
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw migrationError(name, error, options);
       }
+      applied.push(name);
+      log.info({ migration: name }, 'migration applied');
     }
   } finally {
-    await client.query("SELECT pg_advisory_unlock(hashtext('schema_migrations'))").catch(() => undefined);
+    // The client goes back to the pool: it must not keep the migration's timeouts, nor the lock.
+    await client.query('RESET lock_timeout').catch(() => undefined);
+    await client.query('RESET statement_timeout').catch(() => undefined);
+    if (locked) await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
     client.release();
   }
   return applied;

@@ -170,6 +170,11 @@ export interface RunningGrpcServer {
   health: HealthImplementation;
   /** Answers NOT_SERVING to health checks from now on (readiness turns false) while calls are still served. */
   notServing(): void;
+  /**
+   * For a server started `waiting`: adds the services and answers SERVING from now on (readiness turns true). A
+   * server is listening, NOT_SERVING, meanwhile, so its probes and clients see it waiting rather than gone.
+   */
+  serve(services: RegisteredService[]): void;
   /** Marks the server not serving, lets in-flight calls finish for up to graceMs, then forces it down. */
   shutdown(graceMs?: number): Promise<void>;
 }
@@ -201,24 +206,34 @@ export async function startGrpcServer(options: {
   log: Logger;
   /** See GRPC_MAX_CONNECTION_AGE_MS; 0 or omitted: connections live as long as their clients keep them. */
   maxConnectionAgeMs?: number;
+  /** Listen with the health service only, answering NOT_SERVING, until serve() brings the services (`services` unused). */
+  waiting?: boolean;
 }): Promise<RunningGrpcServer> {
   const server = new Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
     ...(options.maxConnectionAgeMs ? { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs, 'grpc.max_connection_age_grace_ms': 30_000 } : {}),
   });
-  const statuses: Record<string, 'SERVING'> = { '': 'SERVING' };
-  for (const s of options.services) {
-    server.addService(s.definition, s.implementation);
-    statuses[s.name] = 'SERVING';
-  }
+  const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': options.waiting ? 'NOT_SERVING' : 'SERVING' };
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  addReflection(server, options.services.map((s) => s.name));
+  let served = false;
+  const serve = (services: RegisteredService[]) => {
+    if (served) throw new Error('the gRPC server already serves its services');
+    served = true;
+    // grpc-js looks a method's handler up at each call, so services added to a listening server are served at once.
+    for (const s of services) server.addService(s.definition, s.implementation);
+    addReflection(server, services.map((s) => s.name));
+    for (const name of ['', ...services.map((s) => s.name)]) {
+      statuses[name] = 'SERVING';
+      health.setStatus(name, 'SERVING');
+    }
+  };
+  if (!options.waiting) serve(options.services);
   const address = `${options.host ?? '0.0.0.0'}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort)));
   });
-  options.log.info({ port }, 'gRPC server listening');
+  options.log.info({ port, ...(options.waiting ? { serving: false } : {}) }, 'gRPC server listening');
   const notServing = () => {
     for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
   };
@@ -226,6 +241,7 @@ export async function startGrpcServer(options: {
     port,
     health,
     notServing,
+    serve,
     shutdown: async (graceMs = 10_000) => {
       notServing();
       await new Promise<void>((resolve) => {
