@@ -264,7 +264,7 @@ describe('cross-client access: nothing of one client is reachable by another', (
     expect(duplicate.body.error.key).toBe('webhook_endpoint_exists');
   });
 
-  it("a session's public key pays with none of the client's saved cards or customers, nor with another client's", async () => {
+  it("a session's public key pays with none of the client's saved cards, customers or tokens, nor with another client's", async () => {
     const session = (await as<{ publicKey: string }>(a, 'GET', `/v1/sessions/${aIds.session}`)).body;
     const buyerKey = { clientId: a.clientId, apiKey: session.publicKey };
     const credit = { paymentType: 'credit', installments: 1 };
@@ -283,6 +283,16 @@ describe('cross-client access: nothing of one client is reachable by another', (
       answers.push([label, answer.status, /Ana Souza|first6|last4/.test(JSON.stringify(answer.body))]);
     }
     expect(answers).toEqual(bodies.map(([label]) => [label, 400, false]));
+    // A token pays the session only when made with its key: the client's own is 422, another client's is not found
+    // (neither is used up); and the session's key tokenizes for its own client only.
+    for (const [label, tokenId, status] of [
+      ['A.token', aIds.token, 422],
+      ['B.token', bIds.token, 404],
+    ] as const) {
+      const answer = await api<Json>('POST', `/v1/sessions/${aIds.session}/charge`, { auth: buyerKey, body: { paymentMethod: credit, paymentSource: { sourceType: 'token', tokenId } } });
+      expect([label, answer.status]).toEqual([label, status]);
+    }
+    expect((await api('POST', '/v1/tokens', { auth: { clientId: b.clientId, apiKey: session.publicKey }, body: inlineCard() })).status).toBe(401);
     const after = (await as<{ multiplePayments: Json }>(a, 'GET', `/v1/sessions/${aIds.session}`)).body;
     expect(after.multiplePayments).toMatchObject({ paymentCount: 0, pendingCount: 0 });
   });

@@ -4,8 +4,9 @@ import { apiClient, createClient, naturalPerson, startTestPlatform, type Credent
 
 /**
  * Defects of payment links found by an attacker, through the whole platform: the buyer's installments stay within
- * the link's offer; the session's public key pays only with what a buyer brings; a link's split is checked as a
- * charge's; declined and timed-out attempts do not keep buyers of a 1:N link out.
+ * the link's offer; the session's public key pays only with what a buyer brings (a token only when it was made with
+ * that session's key); a link's split is checked as a charge's; declined and timed-out attempts do not keep buyers
+ * of a 1:N link out.
  */
 type Json = Record<string, unknown>;
 interface Session extends Json {
@@ -113,6 +114,48 @@ describe('payment links: defects found by an attacker', () => {
     const charges = await api<{ items: Array<{ cardId?: string | null; customerId?: string | null }> }>('GET', `/v1/charges?sessionId=${session.id}`, { auth: alice });
     expect(charges.body.items).toHaveLength(2);
     for (const charge of charges.body.items) expect([charge.cardId ?? null, charge.customerId ?? null]).toEqual([null, null]);
+  });
+
+  it("pays with a token only when it was made with that session's public key", async () => {
+    const [sessionA, sessionB] = [(await createSession({ maxPayments: -1 })).body, (await createSession({ maxPayments: -1 })).body];
+    const tokenize = async (apiKey: string) => {
+      const answer = await api<Json & ApiError & { tokenId: string }>('POST', '/v1/tokens', { auth: { clientId: alice.clientId, apiKey }, body: typedCard() });
+      expect(answer.status).toBe(201);
+      return answer.body.tokenId;
+    };
+    const byToken = (tokenId: string) => ({ paymentMethod: credit(), paymentSource: { sourceType: 'token', tokenId } });
+    const history = async (id: string) => (await api<Json[]>('GET', `/v1/sessions/${id}/history`, { auth: alice })).body;
+    const [historyA, historyB] = [await history(sessionA.id), await history(sessionB.id)];
+    const clientToken = await tokenize(alice.apiKey);
+    const tokenOfA = await tokenize(sessionA.publicKey);
+
+    for (const [what, session, tokenId] of [
+      ['a client-made token', sessionA, clientToken],
+      ["session A's token on session B", sessionB, tokenOfA],
+    ] as const) {
+      const answer = await pay(session, byToken(tokenId));
+      expect([what, answer.status, answer.body.error?.businessCode]).toEqual([what, 422, 'token_not_for_session']);
+    }
+    // Nothing was written and no place taken.
+    expect(await detail(sessionA.id)).toMatchObject({ multiplePayments: { paymentCount: 0, pendingCount: 0 } });
+    expect(await detail(sessionB.id)).toMatchObject({ multiplePayments: { paymentCount: 0, pendingCount: 0 } });
+    expect([await history(sessionA.id), await history(sessionB.id)]).toEqual([historyA, historyB]);
+    // A made-up session key tokenizes nothing.
+    expect((await api('POST', '/v1/tokens', { auth: { clientId: alice.clientId, apiKey: `${sessionA.publicKey}x` }, body: typedCard() })).status).toBe(401);
+
+    const paid = await pay(sessionA, byToken(tokenOfA));
+    expect([paid.status, paid.body.status, paid.body.sessionId]).toEqual([201, 'authorized', sessionA.id]);
+    expect(await detail(sessionA.id)).toMatchObject({ multiplePayments: { paymentCount: 1, pendingCount: 0 } });
+
+    // A session's token pays that session only: not a charge of the client, nor a saved card.
+    const anotherOfA = await tokenize(sessionA.publicKey);
+    const charge = await api<Answer>('POST', '/v1/charges', { auth: alice, body: { merchantId, amount: 5000, ...byToken(anotherOfA) } });
+    expect([charge.status, charge.body.error?.businessCode]).toEqual([422, 'token_not_for_session']);
+    const saved = await api<Answer>('POST', '/v1/cards', { auth: alice, body: { tokenId: anotherOfA } });
+    expect([saved.status, saved.body.error?.businessCode]).toEqual([422, 'token_not_for_session']);
+    // The client's own token, refused on the session, still pays the client's own charge.
+    const own = await api<Answer>('POST', '/v1/charges', { auth: alice, body: { merchantId, amount: 5000, ...byToken(clientToken) } });
+    expect([own.status, own.body.status]).toEqual([201, 'authorized']);
   });
 
   it("refuses a link whose split does not add up or names a seller twice, as a charge's split is refused", async () => {

@@ -2,6 +2,10 @@
  * The public Node SDK's sessions methods (`malga`, pinned in the root package.json) against the platform, as an
  * integrator calls them: create, find, list, disable, enable and cancel, and charges.create with a sessionId and
  * the session's publicKey (what a checkout page calls). Only MALGA_API_URL points it here.
+ *
+ * charges.create tokenizes a typed card (POST /v1/tokens, with the key the SDK was made with) and then pays with the
+ * token. A session is paid only with a token made with its own publicKey: the buyer's SDK is made with that key (as a
+ * checkout page holds it, never the client's), and a card the merchant's SDK tokenized with the client key is refused.
  */
 import { Malga } from 'malga';
 import { apiClient, createClient, startTestPlatform, type TestPlatform } from './platform';
@@ -10,6 +14,7 @@ describe('the Node SDK on sessions', () => {
   let platform: TestPlatform;
   let malga: Malga;
   let merchantId: string;
+  let clientId: string;
 
   beforeAll(async () => {
     platform = await startTestPlatform('e2esesssdk');
@@ -19,6 +24,7 @@ describe('the Node SDK on sessions', () => {
       body: { mcc: '5999', name: 'Loja SDK', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX', apiKey: 'provider-secret' } }] },
     });
     merchantId = merchant.body.id;
+    clientId = credentials.clientId;
     process.env.MALGA_API_URL = `${platform.gatewayUrl}/v1`;
     malga = new Malga({ clientId: credentials.clientId, apiKey: credentials.apiKey, options: { sandbox: true } });
   });
@@ -61,13 +67,19 @@ describe('the Node SDK on sessions', () => {
       items: [{ name: 'Product 1', quantity: 1, unitPrice: 2_500 }],
     })) as unknown as { id: string; publicKey: string };
     const card = malga.sandbox.generateCard({ brand: 'Visa', status: 'authorized' });
-    const charge = (await malga.charges.create({
+    const payment = {
       sessionId: session.id,
       publicKey: session.publicKey,
       merchantId,
       amount: 2_500,
       paymentMethod: { type: 'credit', installments: 1, card: { holderName: 'Ana Souza', number: card.number, cvv: card.cvv, expirationDate: card.expirationDate } },
-    } as never)) as unknown as { id: string; status: string; amount: number; sessionId: string };
+    };
+    // The merchant's SDK tokenizes with the client key: that token pays no session.
+    await expect(malga.charges.create(payment as never)).rejects.toMatchObject({ error: { code: 422, businessCode: 'token_not_for_session' } });
+    expect(await malga.sessions.find(session.id)).toMatchObject({ status: 'created' });
+    // The buyer's SDK holds the session's publicKey: the card is tokenized for that session, and pays it.
+    const buyer = new Malga({ clientId, apiKey: session.publicKey, options: { sandbox: true } });
+    const charge = (await buyer.charges.create(payment as never)) as unknown as { id: string; status: string; amount: number; sessionId: string };
     expect(charge).toMatchObject({ status: 'authorized', amount: 2_500, sessionId: session.id });
     expect(await malga.sessions.find(session.id)).toMatchObject({ status: 'paid' });
   });
