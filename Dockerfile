@@ -3,6 +3,8 @@
 # One image for the gateway and every service; the command picks which one runs:
 #   docker run IMAGE node services/settings/dist/main.js
 #   docker run IMAGE node gateway/dist/main.js          (the default command)
+#   docker run -e DATABASE_URL=... IMAGE node services/settings/dist/main.js migrate
+#                                                       (applies that service's migrations and exits 0, or 1)
 #
 # Stages: manifests (package.json files only, for layer caching) -> build (all dependencies, turbo build)
 #         -> prod-deps (production dependencies of the runtime workspaces only) -> runtime.
@@ -69,6 +71,6 @@ COPY --from=prod-deps /app/ ./
 COPY --from=build /runtime/app/ ./
 COPY deploy/docker/healthcheck.js ./deploy/docker/healthcheck.js
 USER 10001:10001
-EXPOSE 50051 8080 9464
+EXPOSE 50051 8080 8081 9464
 STOPSIGNAL SIGTERM
 CMD ["node", "gateway/dist/main.js"]

