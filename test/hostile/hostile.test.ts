@@ -110,8 +110,8 @@ describe('hostile input against every route of the OpenAPI document', () => {
     platform = await startTestPlatform('hostile', { AUTH_CACHE_TTL_MS: '60000', RATE_LIMIT_ENABLED: 'false' });
     port = Number(new URL(platform.gatewayUrl).port);
     api = apiClient(platform.gatewayUrl);
-    client = await createClient(platform.gatewayUrl, platform.adminToken, 'Hostile Store');
-    ids.spareClientId = (await createClient(platform.gatewayUrl, platform.adminToken, 'Spare')).clientId;
+    client = await createClient(platform.adminUrl, platform.adminToken, 'Hostile Store');
+    ids.spareClientId = (await createClient(platform.adminUrl, platform.adminToken, 'Spare')).clientId;
     const merchant = await create('/v1/merchants', {
       mcc: '5999',
       name: 'Loja Hostil',
@@ -375,7 +375,9 @@ describe('hostile input against every route of the OpenAPI document', () => {
   async function send(c: Case, outcome: Outcome, operation: Operation): Promise<number | undefined> {
     let response: Response;
     try {
-      response = await fetch(`${platform.gatewayUrl}${c.url}`, { method: c.method, headers: c.headers, body: c.body });
+      // The admin API has a listener of its own (the public one answers /admin with 404).
+      const base = c.url.startsWith('/admin/') ? platform.adminUrl : platform.gatewayUrl;
+      response = await fetch(`${base}${c.url}`, { method: c.method, headers: c.headers, body: c.body });
     } catch (error) {
       // fetch itself refuses some header values; nothing reached the gateway then.
       const cause = (error as { cause?: { name?: string } }).cause;
@@ -408,7 +410,7 @@ describe('hostile input against every route of the OpenAPI document', () => {
   }
 
   it('takes every known SVG logo bypass as an inert logo (or refuses it), never a stored script', async () => {
-    const owner = await createClient(platform.gatewayUrl, platform.adminToken, 'Hostile Logos');
+    const owner = await createClient(platform.adminUrl, platform.adminToken, 'Hostile Logos');
     expect((await api('POST', '/v1/settings', { auth: owner, body: { mainColor: '#0a84ff' } })).status).toBe(201);
     for (const [what, svg] of SVG_BYPASSES) {
       const form = new FormData();
