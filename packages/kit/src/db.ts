@@ -180,7 +180,7 @@ async function migrationLockHolder(client: PoolClient): Promise<{ pid?: number; 
  * and saying so about every 10 s: a migration waiting for another is visible, never a silent hang.
  */
 async function takeMigrationLock(client: PoolClient, log: Logger, options: MigrateOptions): Promise<void> {
-  const pollMs = Math.max(1, options.lockPollMs ?? 500);
+  const pollMs = Math.max(1, options.lockPollMs ?? 250);
   const pause = options.sleep ?? sleep;
   const logEvery = Math.max(1, Math.round(LOCK_WAIT_LOG_MS / pollMs));
   for (let attempt = 0; ; attempt++) {
