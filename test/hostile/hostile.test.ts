@@ -377,7 +377,9 @@ describe('hostile input against every route of the OpenAPI document', () => {
     try {
       // The admin API has a listener of its own (the public one answers /admin with 404).
       const base = c.url.startsWith('/admin/') ? platform.adminUrl : platform.gatewayUrl;
-      response = await fetch(`${base}${c.url}`, { method: c.method, headers: c.headers, body: c.body });
+      // Bytes go as a Uint8Array: fetch's types take no Buffer.
+      const body = typeof c.body === 'string' || c.body === undefined ? c.body : new Uint8Array(c.body);
+      response = await fetch(`${base}${c.url}`, { method: c.method, headers: c.headers, body });
     } catch (error) {
       // fetch itself refuses some header values; nothing reached the gateway then.
       const cause = (error as { cause?: { name?: string } }).cause;
