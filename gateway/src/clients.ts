@@ -1,6 +1,6 @@
 import { SERVICES, type ClientName, type ServiceByClient } from '@platform/catalog';
 import { grpcServices, type GrpcServices } from '@platform/contracts';
-import { createGrpcHealthProbe, createPromiseClient, type PromiseClient } from '@platform/kit';
+import { addCollector, createGrpcHealthProbe, createPromiseClient, gauge, type PromiseClient } from '@platform/kit';
 
 /** Every upstream service, by its client name, in the catalog's order (packages/catalog). */
 export const UPSTREAMS = SERVICES.map((s) => s.client) as readonly ClientName[];
@@ -24,6 +24,26 @@ export type GatewayClients = { [K in Upstream]: ClientOf<K> } & {
 
 export type ClosableClients = GatewayClients & { close(): void };
 
+const upstreamUp = () =>
+  gauge({ name: 'gateway_upstream_up', help: 'Whether the upstream answers its gRPC health check with SERVING (1) or not (0), as the gateway sees it', labelNames: ['upstream'] });
+
+/**
+ * Asks every upstream at once: the status name each reports (a probe that fails counts as UNREACHABLE), in the
+ * catalog's order. Sets `gateway_upstream_up{upstream}` as it goes, for the alerts: GET /health and every scrape
+ * of the metrics ask through here, so the gauge is never older than the last of them.
+ */
+export async function checkUpstreams(health: Record<Upstream, HealthProbe>): Promise<Record<Upstream, string>> {
+  const up = upstreamUp();
+  const statuses = await Promise.all(
+    UPSTREAMS.map(async (name) => {
+      const status = await health[name]().catch(() => 'UNREACHABLE');
+      up.labels({ upstream: name }).set(status === 'SERVING' ? 1 : 0);
+      return [name, status] as const;
+    }),
+  );
+  return Object.fromEntries(statuses) as Record<Upstream, string>;
+}
+
 /** The fully qualified gRPC service name, read from a generated method path such as `/settings.v1.SettingsService/Authenticate`. */
 export function grpcServiceName(definition: Record<string, { path: string }>): string {
   const first = Object.values(definition)[0];
@@ -32,7 +52,10 @@ export function grpcServiceName(definition: Record<string, { path: string }>): s
   return name;
 }
 
-/** The real gRPC clients and health probes, one per catalog service, for the upstream addresses (host:port). */
+/**
+ * The real gRPC clients and health probes, one per catalog service, for the upstream addresses (host:port). Until
+ * `close()`, each scrape of the process's metrics asks every upstream (`gateway_upstream_up`).
+ */
 export function createGrpcClients(options: { addresses: Record<Upstream, string>; healthTimeoutMs?: number }): ClosableClients {
   const timeoutMs = options.healthTimeoutMs ?? 1000;
   const closables: Array<{ close(): void }> = [];
@@ -47,10 +70,15 @@ export function createGrpcClients(options: { addresses: Record<Upstream, string>
     health[service.client] = () => probe.check();
     closables.push(client, probe);
   }
+  const probes = health as Record<Upstream, HealthProbe>;
+  const stopCollecting = addCollector(async () => {
+    await checkUpstreams(probes);
+  });
   return {
     ...(clients as { [K in Upstream]: ClientOf<K> }),
-    health: health as Record<Upstream, HealthProbe>,
+    health: probes,
     close: () => {
+      stopCollecting();
       for (const c of closables) c.close();
     },
   };

@@ -21,7 +21,7 @@ describe('GET /health', () => {
     expect(gw.settingsCalls).toHaveLength(0);
   });
 
-  it('answers 503 with the same shape when one is not serving or its probe fails', async () => {
+  it('stays ready (200) and says degraded when one is not serving or its probe fails', async () => {
     const gw = buildGateway({
       health: {
         customers: async () => 'NOT_SERVING',
@@ -31,10 +31,10 @@ describe('GET /health', () => {
       },
     });
     const res = await request(gw.app).get('/health');
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'degraded', services: statuses('SERVING', { settings: 'UNREACHABLE', customers: 'NOT_SERVING' }) });
     const payments = await request(buildGateway({ health: { payments: async () => 'SERVICE_UNKNOWN' } }).app).get('/health');
-    expect(payments.status).toBe(503);
+    expect(payments.status).toBe(200);
     expect(payments.body).toEqual({ status: 'degraded', services: statuses('SERVING', { payments: 'SERVICE_UNKNOWN' }) });
   });
 
@@ -65,7 +65,8 @@ describe('GET /health', () => {
           log: captureLogger().log,
         });
         const degraded = await request(app).get('/health');
-        expect(degraded.status).toBe(503);
+        expect(degraded.status).toBe(200);
+        expect(degraded.body.status).toBe('degraded');
         expect(degraded.body.services).toEqual(statuses('SERVING', { customers: 'NOT_SERVING' }));
         health.setStatus('customers.v1.CustomersService', 'SERVING');
         const ok = await request(app).get('/health');
@@ -73,7 +74,8 @@ describe('GET /health', () => {
         expect(ok.body).toEqual({ status: 'ok', services: statuses('SERVING') });
         health.setStatus('payments.v1.PaymentsService', 'NOT_SERVING');
         const payments = await request(app).get('/health');
-        expect(payments.status).toBe(503);
+        expect(payments.status).toBe(200);
+        expect(payments.body.status).toBe('degraded');
         expect(payments.body.services.payments).toBe('NOT_SERVING');
         health.setStatus('payments.v1.PaymentsService', 'SERVING');
       } finally {
@@ -91,7 +93,7 @@ describe('GET /health', () => {
       try {
         const app = createApp({ clients, config: { PUBLIC_URL, AUTH_CACHE_TTL_MS: 2000, BODY_LIMIT: '1mb' }, log: captureLogger().log });
         const res = await request(app).get('/health');
-        expect(res.status).toBe(503);
+        expect(res.status).toBe(200);
         expect(res.body.services.customers).toBe('UNREACHABLE');
       } finally {
         clients.close();

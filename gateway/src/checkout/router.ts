@@ -5,7 +5,7 @@ import { AppError, systemClock, type CallMeta, type Clock, type Logger } from '@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import QRCode from 'qrcode';
 import type { GatewayClients } from '../clients';
-import { TransportError } from '../http/errors';
+import { TransportError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../http/errors';
 import type { RateLimits } from '../http/rateLimit';
 import { checkoutState, noticePage, paymentPage } from './page';
 
@@ -127,8 +127,12 @@ export function checkoutRouter({ clients, publicUrl, log, rateLimits, clock = sy
       return;
     }
     const unavailable = error instanceof AppError && error.kind === 'unavailable';
-    if (unavailable) log.warn({ err: error, requestId: req.requestId }, 'checkout: upstream unavailable');
-    else log.error({ err: error, requestId: req.requestId }, 'checkout failed');
+    if (unavailable) {
+      log.warn({ err: error, requestId: req.requestId }, 'checkout: upstream unavailable');
+      res.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    } else {
+      log.error({ err: error, requestId: req.requestId }, 'checkout failed');
+    }
     sendPage(res, unavailable ? 503 : 500, noticePage('down', { nonce, publicUrl }), nonce);
   });
   return router;

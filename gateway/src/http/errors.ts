@@ -106,6 +106,13 @@ export interface RenderedError {
 /** The sentence of `networkDeniedMessage`, shown to a client that is not enabled for prepayment. */
 export const NETWORK_DENIED_MESSAGE = 'This account is not enabled for prepayment; ask the platform to enable it.';
 
+/**
+ * The Retry-After (seconds) of every 503: an upstream that is down, restarting or not yet migrated. The gateway's
+ * gRPC channels try again within 3 s of a failed connection (CLIENT_CHANNEL_OPTIONS), so a client retrying after this
+ * long meets a service that came back.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** The answer for a path no route serves; sandbox-only routes give the same one to clients outside the sandbox. */
 export function routeNotFound(method: string, path: string): AppError {
   return new AppError('not_found', `No route for ${method} ${path}`, { key: 'route_not_found' });
@@ -138,6 +145,8 @@ export function renderError(error: unknown, log: Logger, context: { requestId?: 
   } else if (appError.kind === 'unavailable') {
     log.warn({ err: appError.cause ?? appError, requestId: context.requestId }, 'upstream unavailable');
   }
+  // An upstream that is down fails only the routes it serves, each with a hint of when to try again.
+  const headers: Record<string, string> = appError.kind === 'unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : {};
   const body: ErrorBody = { type, code: status, message };
   if (appError.key) body.key = appError.key;
   if (appError.businessCode) body.businessCode = appError.businessCode;
@@ -150,9 +159,9 @@ export function renderError(error: unknown, log: Logger, context: { requestId?: 
   }
   // A client not enabled for prepayment: compat clients read the code and a readable sentence at the top level.
   if (appError.kind === 'forbidden' && appError.businessCode === PREPAYMENT_DENIED_CODE) {
-    return { status, headers: {}, body: { error: body, code: PREPAYMENT_DENIED_CODE, networkDeniedMessage: NETWORK_DENIED_MESSAGE } };
+    return { status, headers, body: { error: body, code: PREPAYMENT_DENIED_CODE, networkDeniedMessage: NETWORK_DENIED_MESSAGE } };
   }
-  return { status, headers: {}, body: { error: body } };
+  return { status, headers, body: { error: body } };
 }
 
 export function sendError(res: Response, rendered: RenderedError): void {

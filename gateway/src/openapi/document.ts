@@ -61,8 +61,8 @@ const ERRORS: Record<number, ErrorStatus> = {
     example: envelope(500, 'api_error', 'Internal error, logId=6f1c2d3e-8a9b-4c0d-9e1f-2a3b4c5d6e7f'),
   },
   503: {
-    description: 'A platform service is unavailable',
-    example: envelope(503, 'api_error', 'Service unavailable'),
+    description: 'The platform service behind this route is unavailable (other routes still work); retry after Retry-After seconds',
+    example: envelope(503, 'api_error', 'A platform service is unavailable'),
   },
 };
 
