@@ -6,6 +6,9 @@
 //   node deploy/docker/healthcheck.js grpc [host:port]   grpc.health.v1.Health/Check, passes on SERVING
 //   node deploy/docker/healthcheck.js http [url]         passes on a 2xx answer
 //
+// The gateway's GET /health answers 200 while the gateway serves, also with an upstream down (status "degraded",
+// each upstream listed), and 503 only while it drains: a failed service never marks the gateway unhealthy.
+//
 // Defaults: grpc -> 127.0.0.1:$GRPC_PORT (50051); http -> http://127.0.0.1:$PORT/health (8080).
 // HEALTHCHECK_SERVICE names the gRPC health service to ask about ('' = the whole server),
 // HEALTHCHECK_TIMEOUT_MS bounds the check (3000).

@@ -27,6 +27,9 @@ export type ClosableClients = GatewayClients & { close(): void };
 const upstreamUp = () =>
   gauge({ name: 'gateway_upstream_up', help: 'Whether the upstream answers its gRPC health check with SERVING (1) or not (0), as the gateway sees it', labelNames: ['upstream'] });
 
+/** The `upstream` label: the service's own name (`sellers-and-reviews`), as in its `service` label and the chart's components. */
+const SERVICE_NAME = Object.fromEntries(SERVICES.map((s) => [s.client, s.name])) as Record<Upstream, string>;
+
 /**
  * Asks every upstream at once: the status name each reports (a probe that fails counts as UNREACHABLE), in the
  * catalog's order. Sets `gateway_upstream_up{upstream}` as it goes, for the alerts: GET /health and every scrape
@@ -37,7 +40,7 @@ export async function checkUpstreams(health: Record<Upstream, HealthProbe>): Pro
   const statuses = await Promise.all(
     UPSTREAMS.map(async (name) => {
       const status = await health[name]().catch(() => 'UNREACHABLE');
-      up.labels({ upstream: name }).set(status === 'SERVING' ? 1 : 0);
+      up.labels({ upstream: SERVICE_NAME[name] }).set(status === 'SERVING' ? 1 : 0);
       return [name, status] as const;
     }),
   );

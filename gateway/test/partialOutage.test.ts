@@ -20,7 +20,8 @@ async function upstreamUp(): Promise<Record<string, number>> {
   return Object.fromEntries((metric?.values ?? []).map((v) => [String(v.labels.upstream), v.value]));
 }
 
-const allUp = (except: Partial<Record<Upstream, number>> = {}) => Object.fromEntries(UPSTREAMS.map((name) => [name, except[name] ?? 1]));
+/** Every service by its name (the gauge's `upstream` label) at 1, except the upstreams given. */
+const allUp = (except: Partial<Record<Upstream, number>> = {}) => Object.fromEntries(SERVICES.map((s) => [s.name, except[s.client] ?? 1]));
 
 async function bind(server: Server): Promise<number> {
   return new Promise<number>((resolve, reject) =>

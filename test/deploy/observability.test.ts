@@ -31,6 +31,7 @@ const METRICS: Record<string, Metric> = {
   nodejs_heap_size_used_bytes: { type: 'gauge', labels: [] },
   http_server_requests_total: { type: 'counter', labels: ['method', 'route', 'status_code'] },
   http_server_request_duration_seconds: { type: 'histogram', labels: ['method', 'route', 'status_code'] },
+  gateway_upstream_up: { type: 'gauge', labels: ['upstream'] },
   grpc_server_handled_total: { type: 'counter', labels: ['grpc_service', 'grpc_method', 'grpc_code'] },
   grpc_server_handling_seconds: { type: 'histogram', labels: ['grpc_service', 'grpc_method'] },
   grpc_client_handled_total: { type: 'counter', labels: ['grpc_service', 'grpc_method', 'grpc_code'] },
@@ -157,6 +158,7 @@ describe('alert rules', () => {
         'PlatformOutboxStuck',
         'PlatformProviderFailoversHigh',
         'PlatformTargetDown',
+        'PlatformUpstreamDown',
         'PlatformWebhookFailureRateHigh',
       ].sort(),
     );
