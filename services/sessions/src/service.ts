@@ -3,7 +3,9 @@ import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsum
 import { DUE_DATE_JOB, STALE_PLACES_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
 import { createSellersPort } from './app/sellersPort';
-import { applyChargeEvent, expireByDueDate, releaseStalePlaces, type ChargeEventData } from './app/sessions';
+import { applyChargeEvent, type ChargeEventData } from './app/applyChargeEvent';
+import { releaseStalePlaces } from './app/releaseStalePlaces';
+import { expireByDueDate } from './app/sessionDueJob';
 import { sessionsConfig } from './config';
 import { createSessionHandlers } from './grpc/sessionHandlers';
 import { createSessionStore } from './store/sessionStore';

@@ -4,7 +4,7 @@ import { createLogger, createPromiseClient, errors, startService, withTransactio
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import type { PaymentsPort, SellersPort, SessionDeps } from '../src/app/deps';
 import type { FeeRule } from '../src/domain/session';
-import { applyChargeEvent } from '../src/app/sessions';
+import { applyChargeEvent } from '../src/app/applyChargeEvent';
 import { defineSessionsService } from '../src/service';
 import { createSessionStore } from '../src/store/sessionStore';
 

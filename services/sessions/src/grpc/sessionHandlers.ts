@@ -1,45 +1,21 @@
-import type { payments, sessions } from '@platform/contracts';
+import type { sessions } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { getCheckoutSession } from '../app/checkout';
+import { authenticateSessionKey } from '../app/authenticateSessionKey';
+import { cancelSession } from '../app/cancelSession';
+import { chargeSession } from '../app/chargeSession';
+import { createSession } from '../app/createSession';
 import type { SessionDeps } from '../app/deps';
-import {
-  authenticateSessionKey,
-  cancelSession,
-  chargeSession,
-  createSession,
-  findSessionByKey,
-  getSession,
-  listSessions,
-  sessionHistory,
-  updateSession,
-  type SessionView,
-} from '../app/sessions';
-import type { PaymentType, SessionPaymentMethod, SessionSplitRule } from '../domain/session';
-import { toSessionMessage } from './sessionMessage';
+import { findSessionByKey } from '../app/findSessionByKey';
+import { getCheckoutSession } from '../app/getCheckoutSession';
+import { getSession } from '../app/getSession';
+import { listSessions } from '../app/listSessions';
+import { sessionHistory } from '../app/sessionHistory';
+import type { SessionView } from '../app/sessionView';
+import { updateSession } from '../app/updateSession';
+import { fromPaymentMethodMessage, fromSplitRuleMessage, toSessionMessage } from '../wire/sessionCodec';
 
 function toMessage(v: SessionView): sessions.Session {
   return toSessionMessage(v.session, v.publicKey);
-}
-
-function toPaymentMethod(m: payments.PaymentMethod): SessionPaymentMethod {
-  return {
-    paymentType: m.paymentType as PaymentType,
-    ...(m.installments > 0 ? { installments: m.installments } : {}),
-    ...(m.expiresIn > 0 ? { expiresIn: m.expiresIn } : {}),
-    ...(m.expiresDate ? { expiresDate: m.expiresDate } : {}),
-    ...(m.instructions ? { instructions: m.instructions } : {}),
-  };
-}
-
-function toSplitRule(r: payments.SplitRule): SessionSplitRule {
-  return {
-    sellerId: r.sellerId,
-    ...(r.percentage !== undefined ? { percentage: r.percentage } : {}),
-    ...(r.amount !== undefined ? { amount: r.amount } : {}),
-    processingFee: r.processingFee,
-    chargeRemainderFee: r.chargeRemainderFee,
-    liable: r.liable,
-  };
 }
 
 export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessions.SessionsServiceService> {
@@ -59,9 +35,9 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
           dueDate: r.dueDate,
           isActive: r.isActive,
           maxPayments: r.maxPayments,
-          paymentMethods: r.paymentMethods.map(toPaymentMethod),
+          paymentMethods: r.paymentMethods.map(fromPaymentMethodMessage),
           items: r.items.map((i) => ({ name: i.name, unitPrice: i.unitPrice, quantity: i.quantity, description: i.description })),
-          splitRules: r.splitRules.map(toSplitRule),
+          splitRules: r.splitRules.map(fromSplitRuleMessage),
           statementDescriptor: r.statementDescriptor,
           },
           ctx.idempotencyKey,

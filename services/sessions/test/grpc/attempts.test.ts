@@ -3,7 +3,8 @@ import { payments, type sessions } from '@platform/contracts';
 import { errors, withTransaction } from '@platform/kit';
 import { ManualClock } from '@platform/testkit';
 import type { SessionDeps } from '../../src/app/deps';
-import { ATTEMPT_IN_FLIGHT_MS, ATTEMPT_PLACE_TIMEOUT_MS, releaseStalePlaces } from '../../src/app/sessions';
+import { ATTEMPT_IN_FLIGHT_MS } from '../../src/app/chargeSession';
+import { ATTEMPT_PLACE_TIMEOUT_MS, releaseStalePlaces } from '../../src/app/releaseStalePlaces';
 import { createTestSession, deliverChargeEvent, depsOf, failureOf, type RunningSessions, startSessions } from '../support';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { payments, type sessions } from '@platform/contracts';
 import { ManualClock } from '@platform/testkit';
 import type { SessionDeps } from '../../src/app/deps';
-import { expireByDueDate } from '../../src/app/sessions';
+import { expireByDueDate } from '../../src/app/sessionDueJob';
 import { ACTION_PRIORITY } from '../../src/domain/history';
 import { createTestSession, deliverChargeEvent, depsOf, failureOf, type RunningSessions, startSessions } from '../support';
 

@@ -1,7 +1,7 @@
 import { errors } from '@platform/kit';
 import { sessionPublicKey } from '../domain/publicKey';
 import type { SessionDeps } from './deps';
-import type { SessionView } from './sessions';
+import type { SessionView } from './sessionView';
 
 /**
  * The session behind a payment link, for the hosted checkout page, which a buyer opens without credentials: the
