@@ -231,6 +231,56 @@ describe('observability: every process counted on its metrics port, one trace fr
     expect(JSON.stringify(statements)).not.toContain('Bia Traced');
   });
 
+  it("follows a charge's trace from the API call through payments' outbox to the webhook delivery", async () => {
+    const client = await createClient(platform.adminUrl, platform.adminToken, 'Traced Charges');
+    const endpoint = `${collector.url()}/hooks/${randomUUID()}`;
+    expect((await api('POST', '/v1/webhooks', { auth: client, body: { event: 'authorized', endpoint, version: 1.1, status: true } })).status).toBe(201);
+    const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
+      auth: client,
+      body: { mcc: '5999', name: 'Traced', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
+    });
+    expect(merchant.status).toBe(201);
+    const charge = await api<{ id: string; status: string }>('POST', '/v1/charges', {
+      auth: client,
+      body: {
+        merchantId: merchant.body.id,
+        amount: 5_100,
+        capture: true,
+        paymentMethod: { paymentType: 'credit', installments: 1 },
+        paymentSource: { sourceType: 'card', card: { cardHolderName: 'Caio Traced', cardNumber: CARD_NUMBER, cardCvv: '321', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
+      },
+    });
+    expect(charge.status).toBe(201);
+    expect(charge.body.status).toBe('authorized');
+    const delivered = await eventually(() => collector.hooks.find((h) => h.body.includes(charge.body.id)), 'the delivery', { timeoutMs: 30_000 });
+
+    // The receiver was told the trace; the gateway's span of the charge's POST is in that same trace.
+    const traceId = String(delivered.headers.traceparent).split('-')[1];
+    const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);
+    const serverSpan = await eventually(
+      () => inTrace().find((s) => s.service === 'gateway' && s.kind === 2 && s.attributes['http.route'] === '/v1/charges'),
+      "the gateway's span of the charge in the delivery's trace",
+      { timeoutMs: 15_000 },
+    );
+    const deliverySpan = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.name === 'job webhooks.deliver'), 'the delivery job in the trace');
+    const post = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.kind === 3 && s.parentSpanId === deliverySpan.spanId && /^POST/.test(s.name)), 'the POST in the trace');
+    const chainOf = () => {
+      const byId = new Map(inTrace().map((s) => [s.spanId, s]));
+      const hops: ExportedSpan[] = [];
+      for (let span: ExportedSpan | undefined = post; span; span = span.parentSpanId ? byId.get(span.parentSpanId) : undefined) hops.unshift(span);
+      return hops[0]?.spanId === serverSpan.spanId ? hops : undefined;
+    };
+    const chain = await eventually(chainOf, 'every span from the POST back to the gateway', { timeoutMs: 15_000 });
+    expect(chain.map((s) => `${s.service}: ${s.name}`).filter((hop) => hop !== 'gateway: request handler')).toEqual([
+      `gateway: ${serverSpan.name}`,
+      'gateway: grpc.payments.v1.PaymentsService/CreateCharge',
+      'payments: grpc.payments.v1.PaymentsService/CreateCharge',
+      'payments: payments.charge.authorized publish',
+      'webhooks: job webhooks.deliver',
+      `webhooks: ${post.name}`,
+    ]);
+  });
+
   it('writes the trace id on the log lines of a traced call', async () => {
     const client = await createClient(platform.adminUrl, platform.adminToken, 'Logged Store');
     const missing = await api('GET', `/v1/customers/${randomUUID()}`, { auth: client });

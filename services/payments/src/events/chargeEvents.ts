@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { toChargeJson, type ChargeJson } from '@platform/api-model';
-import { enqueueEvent, type DomainEvent, type Queryable } from '@platform/kit';
+import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Charge } from '../domain/charge';
 import { sentCharge } from '../grpc/chargeMessages';
 
@@ -17,15 +16,4 @@ export function chargeEventData(charge: Charge): ChargeJson {
 /** Writes the event in the transaction of the change, with the whole charge as it is after the change. */
 export async function recordChargeEvent(tx: Queryable, charge: Charge, occurredAt: Date): Promise<void> {
   await enqueueEvent(tx, { type: chargeEventType(charge), clientId: charge.clientId, data: chargeEventData(charge), occurredAt });
-}
-
-/** The same event as an envelope, for a store that writes it in the statement of the change (a new charge). */
-export function chargeEvent(charge: Charge, occurredAt: Date): DomainEvent {
-  return {
-    id: randomUUID(),
-    type: chargeEventType(charge),
-    occurredAt: occurredAt.toISOString(),
-    clientId: charge.clientId,
-    data: chargeEventData(charge),
-  };
 }

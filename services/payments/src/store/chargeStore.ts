@@ -1,4 +1,4 @@
-import type { DomainEvent, Page, Queryable } from '@platform/kit';
+import type { Page, Queryable } from '@platform/kit';
 import type { AntifraudState, Charge, ChargePaymentMethod, ChargeSourceView, PaymentType, PlatformFeeDetails, RequestStatus, RequestType, SellerAmount, SplitRule, TransactionRequestRecord } from '../domain/charge';
 import type { OperationCause } from '../domain/chargeChanges';
 import type { ChargeFilters } from '../domain/chargeFilters';
@@ -183,8 +183,8 @@ export interface ThreeDSSetupRow {
  * Pending requests (reservations) are never part of a charge read: they are read on their own.
  */
 export interface ChargeStore {
-  /** The charge with the transaction requests it carries and its event, in one statement. */
-  insert(db: Queryable, charge: Charge, event: DomainEvent): Promise<void>;
+  /** The charge with the transaction requests it carries, in one statement (its event is the kit's outbox writer's). */
+  insert(db: Queryable, charge: Charge): Promise<void>;
   /** Writes what a capture, void, refund or notification changes. */
   update(tx: Queryable, charge: Charge): Promise<void>;
   /** Stores a pending request with why it was asked, before its provider is asked. */
@@ -223,8 +223,8 @@ async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]):
 
 export function createChargeStore(): ChargeStore {
   const store: ChargeStore = {
-    async insert(db, c, event) {
-      // Parent, children and event in one statement: the foreign key is checked at its end, when all exist.
+    async insert(db, c) {
+      // Parent and children in one statement: the foreign key is checked at its end, when both exist.
       await db.query(
         `WITH charge AS (
            INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
@@ -232,11 +232,9 @@ export function createChargeStore(): ChargeStore {
              installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
              provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-             $25, $26, $27, $28, $29, $30, $31, $32)),
-         requests AS (
-           INSERT INTO transaction_requests (${REQUEST_COLUMNS})
-           SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY ORDER BY ordinality)
-         INSERT INTO outbox (id, subject, payload) VALUES ($34, $35, $36)`,
+             $25, $26, $27, $28, $29, $30, $31, $32))
+         INSERT INTO transaction_requests (${REQUEST_COLUMNS})
+         SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY ORDER BY ordinality`,
         [
           c.id,
           c.clientId,
@@ -271,9 +269,6 @@ export function createChargeStore(): ChargeStore {
           c.createdAt,
           c.updatedAt,
           JSON.stringify(c.transactionRequests.map(requestRow)),
-          event.id,
-          event.type,
-          JSON.stringify(event),
         ],
       );
     },

@@ -7,7 +7,7 @@ import { platformFeeFor } from '../../domain/platformFee';
 import type { ChargeStatus } from '../../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain/routing';
 import type { AuthorizeRequest } from '../../providers/types';
-import { chargeEvent } from '../../events/chargeEvents';
+import { recordChargeEvent } from '../../events/chargeEvents';
 import type { CardData, CardSourceInput, MerchantForCharge } from '../ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
@@ -268,7 +268,8 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         return created;
       },
       commit: async (tx, created) => {
-        await deps.store.insert(tx, created, chargeEvent(created, created.createdAt));
+        await deps.store.insert(tx, created);
+        await recordChargeEvent(tx, created, created.createdAt);
         return created;
       },
     },

@@ -1,0 +1,68 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { createLogger } from '@platform/kit';
+import { chargeAnswers } from '../../src/grpc/chargeMessages';
+import { createCharge } from '../../src/app/charges/createCharge';
+import type { ChargeDeps } from '../../src/app/charges/deps';
+import { createMerchantDirectory } from '../../src/app/merchants/merchantDirectory';
+import { createCardSource, createVaultLookup } from '../../src/app/vault/cardSource';
+import { createProviderRegistry } from '../../src/providers/registry';
+import { createCardStore } from '../../src/store/cardStore';
+import { createChargeStore } from '../../src/store/chargeStore';
+import { createMerchantStore } from '../../src/store/merchantStore';
+import { createTokenStore } from '../../src/store/tokenStore';
+import { vaultFromConfig } from '../../src/vault/keyRing';
+import { createMerchant, pixCharge, PROVIDER_TIMEOUT_MS, PUBLIC_URL, startCharges, type RunningCharges } from '../support/charges';
+import { FakeCustomers } from '../support/customers';
+import { FakeSellers } from '../support/sellers';
+
+const encryptionKey = randomBytes(32);
+const fingerprintKey = randomBytes(32);
+let running: RunningCharges;
+let deps: ChargeDeps;
+
+beforeAll(async () => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  running = await startCharges({ CARD_ENCRYPTION_KEY: encryptionKey.toString('hex'), CARD_FINGERPRINT_KEY: fingerprintKey.toString('hex') });
+  const vault = vaultFromConfig({ CARD_ENCRYPTION_KEY: encryptionKey, CARD_FINGERPRINT_KEY: fingerprintKey });
+  const stores = { merchants: createMerchantStore(), cards: createCardStore(), tokens: createTokenStore(), charges: createChargeStore() };
+  deps = {
+    pool: running.pool,
+    log: createLogger({ name: 'payments-test', level: 'silent' }),
+    clock: running.clock,
+    config: { PROVIDER_TIMEOUT_MS, PUBLIC_URL },
+    store: stores.charges,
+    providers: createProviderRegistry({ publicUrl: PUBLIC_URL }),
+    cards: createCardSource({ vault, clock: running.clock, cards: stores.cards, tokens: stores.tokens }),
+    merchants: createMerchantDirectory({ vault, merchants: stores.merchants }),
+    customers: new FakeCustomers({ strict: false }),
+    sellers: new FakeSellers(),
+    vault: createVaultLookup(stores),
+    answers: chargeAnswers,
+  };
+});
+
+afterAll(async () => {
+  await running.stop();
+  propagation.disable();
+  context.disable();
+});
+
+describe("a new charge's event", () => {
+  it('keeps the trace context of the call that created it, for the relay to publish the event in that trace', async () => {
+    const clientId = randomUUID();
+    const merchant = await createMerchant(running.client, clientId);
+    const call = { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags: TraceFlags.SAMPLED };
+    const charge = await context.with(trace.setSpanContext(context.active(), call), () => createCharge(deps, pixCharge(clientId, merchant.id)));
+
+    const { rows } = await running.pool.query<{ subject: string; headers: { traceparent?: string } | null }>(
+      `SELECT subject, headers FROM outbox WHERE payload->>'clientId' = $1 AND subject LIKE 'payments.charge.%' ORDER BY seq`,
+      [clientId],
+    );
+    expect(rows.map((r) => r.subject)).toEqual([`payments.charge.${charge.status}`]);
+    expect(rows[0]!.headers?.traceparent).toBe(`00-${call.traceId}-${call.spanId}-01`);
+  });
+});
