@@ -274,8 +274,10 @@ describe('every service runs as several replicas, killed at random, and the book
     // Every killed process is back.
     await eventually(
       async () => {
+        // The gateway is ready (200) with a service down too; `ok` is every upstream serving.
         const res = await fetch(`${platform.gatewayUrl}/health`).catch(() => undefined);
-        return res?.status === 200 ? true : undefined;
+        const body = res?.status === 200 ? ((await res.json()) as { status: string }) : undefined;
+        return body?.status === 'ok' ? true : undefined;
       },
       'every service serving',
       { timeoutMs: 60_000, intervalMs: 500 },
