@@ -1,8 +1,9 @@
 import { payments, payouts, sellers } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { z } from 'zod';
-import { createPaymentsMerchantDirectory, type MerchantDirectory } from './app/merchants';
-import { createPayoutsPlanDirectory, type PlanDirectory } from './app/plans';
+import type { SellerDeps } from './app/deps';
+import { createMerchantsPort, type MerchantsPort } from './app/merchantsPort';
+import { createPlansPort, type PlansPort } from './app/plansPort';
 import { defaultAdapters, type ProviderAdapters } from './app/providers';
 import { matchUnmatchedReviews, reviewJobs } from './app/reviews';
 import { sellersAndReviewsConfig } from './config';
@@ -21,8 +22,8 @@ const wiredConfig = sellersAndReviewsConfig.extend({
 });
 
 export interface SellersServiceOptions {
-  merchants?: MerchantDirectory;
-  plans?: PlanDirectory;
+  merchants?: MerchantsPort;
+  plans?: PlansPort;
   adapters?: ProviderAdapters;
   clock?: Clock;
 }
@@ -39,14 +40,14 @@ export function defineSellersAndReviewsService(options: SellersServiceOptions = 
       const payoutsClient = options.plans
         ? undefined
         : createPromiseClient(payouts.PayoutsServiceService, payouts.PayoutsServiceClient, config.PAYOUTS_AND_PREPAYMENT_GRPC_URL);
-      const deps = {
+      const deps: SellerDeps = {
         pool,
         log,
         outbox,
         store: createSellerStore(),
         reviews: createReviewStore(),
-        merchants: options.merchants ?? createPaymentsMerchantDirectory(paymentsClient!),
-        plans: options.plans ?? createPayoutsPlanDirectory(payoutsClient!),
+        merchants: options.merchants ?? createMerchantsPort(paymentsClient!),
+        plans: options.plans ?? createPlansPort(payoutsClient!),
         adapters: options.adapters ?? defaultAdapters(),
         clock: options.clock ?? systemClock,
       };

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sellers } from '@platform/contracts';
 import { createPromiseClient, errors, startService, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { createTestDatabase, testNatsUrl } from '@platform/testkit';
-import type { MerchantDirectory, MerchantProvider } from '../src/app/merchants';
-import { planNotFound, type PlanDirectory } from '../src/app/plans';
+import type { MerchantProvider, MerchantsPort } from '../src/app/merchantsPort';
+import { planNotFound, type PlansPort } from '../src/app/plansPort';
 import { defineSellersAndReviewsService, type SellersServiceOptions } from '../src/service';
 
 export type SellersAndReviewsClient = PromiseClient<typeof sellers.SellersServiceService>;
@@ -19,7 +19,7 @@ export interface RunningSellersAndReviews {
 }
 
 /** Merchants of each client with their providers, as payments would answer. */
-export interface FakeMerchants extends MerchantDirectory {
+export interface FakeMerchants extends MerchantsPort {
   add(clientId: string, providers?: MerchantProvider[]): string;
 }
 
@@ -40,7 +40,7 @@ export function fakeMerchants(): FakeMerchants {
 }
 
 /** Plans of each client, as payouts would answer; every question asked is kept. */
-export interface FakePlans extends PlanDirectory {
+export interface FakePlans extends PlansPort {
   add(clientId: string): string;
   asked: Array<{ clientId: string; planId: string }>;
 }

@@ -1,15 +1,17 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
+import type { ReviewStore } from '../store/reviewStore';
 import type { SellerStore } from '../store/sellerStore';
-import type { MerchantDirectory } from './merchants';
-import type { PlanDirectory } from './plans';
+import type { MerchantsPort } from './merchantsPort';
+import type { PlansPort } from './plansPort';
 import type { ProviderAdapters } from './providers';
 
 export interface SellerDeps {
   pool: Pool;
   store: SellerStore;
-  merchants: MerchantDirectory;
+  reviews: ReviewStore;
+  merchants: MerchantsPort;
   /** Whether a seller's planId is a plan of the client (payouts owns plans). */
-  plans: PlanDirectory;
+  plans: PlansPort;
   adapters: ProviderAdapters;
   clock: Clock;
   log: Logger;

@@ -6,13 +6,8 @@ import { canStep, defaultExpiry, openingDatesProblems, REVIEW_STATUSES, REVIEW_T
 import { nextSellerStatus, sellerDocuments, type JsonObject, type Seller } from '../domain/seller';
 import { translateRawFields } from '../domain/vocabulary';
 import { recordReviewEvent, REVIEW_EVENTS, type ReviewEventType } from '../events/reviewEvents';
-import type { ReviewStore } from '../store/reviewStore';
 import type { SellerDeps } from './deps';
 import { applySellerChange, withChanges, type SellerCreatedHook } from './sellers';
-
-export interface ReviewDeps extends SellerDeps {
-  reviews: ReviewStore;
-}
 
 export const REVIEW_JOBS = {
   overdue: 'sellers.registration_review.overdue',
@@ -29,13 +24,13 @@ function parseRaw(raw: readonly string[]): string[] {
   return raw.map((r) => r.trim());
 }
 
-async function store(deps: ReviewDeps, tx: Queryable, review: Review, event: ReviewEventType | null, isNew = false): Promise<Review> {
+async function store(deps: SellerDeps, tx: Queryable, review: Review, event: ReviewEventType | null, isNew = false): Promise<Review> {
   const saved = isNew ? await deps.reviews.insert(tx, review) : await deps.reviews.update(tx, review);
   if (event) await recordReviewEvent(tx, event, saved, deps.clock);
   return saved;
 }
 
-async function loadForUpdate(deps: ReviewDeps, tx: Queryable, clientId: string, processId: string): Promise<Review> {
+async function loadForUpdate(deps: SellerDeps, tx: Queryable, clientId: string, processId: string): Promise<Review> {
   const review = await deps.reviews.findById(tx, clientId, processId, { forUpdate: true });
   if (!review) throw errors.notFound('registration review', processId);
   return review;
@@ -52,7 +47,7 @@ const reviewCodec = jsonCodec<Review>();
 export const REVIEW_OPERATIONS = { open: 'reviews.open', sendFields: 'reviews.send_fields', submit: 'reviews.submit' } as const;
 
 /** The provider opens a process, for a seller or for a document (unmatched when no seller of the client has it). */
-export async function openReview(deps: ReviewDeps, request: contracts.OpenRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
+export async function openReview(deps: SellerDeps, request: contracts.OpenRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   if (!(REVIEW_TYPES as readonly string[]).includes(request.reviewType)) {
     throw errors.validation('reviewType must be acp or aci', [{ field: 'reviewType', message: 'must be acp or aci' }]);
@@ -105,7 +100,7 @@ export async function openReview(deps: ReviewDeps, request: contracts.OpenRegist
 }
 
 /** The provider sends (or replaces) the field list of an open process. */
-export async function sendRequestedFields(deps: ReviewDeps, request: contracts.SendRequestedFieldsRequest, idempotencyKey?: string): Promise<Review> {
+export async function sendRequestedFields(deps: SellerDeps, request: contracts.SendRequestedFieldsRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   const raw = parseRaw(request.raw);
   const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.sendFields, request, codec: reviewCodec };
@@ -121,7 +116,7 @@ export async function sendRequestedFields(deps: ReviewDeps, request: contracts.S
   return updated;
 }
 
-export async function cancelReview(deps: ReviewDeps, request: { clientId: string; processId: string }): Promise<Review> {
+export async function cancelReview(deps: SellerDeps, request: { clientId: string; processId: string }): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   const canceled = await withTransaction(deps.pool, async (tx) => {
     const review = await loadForUpdate(deps, tx, clientId, request.processId);
@@ -132,14 +127,14 @@ export async function cancelReview(deps: ReviewDeps, request: { clientId: string
   return canceled;
 }
 
-export async function getReview(deps: ReviewDeps, request: { clientId: string; processId: string }): Promise<Review> {
+export async function getReview(deps: SellerDeps, request: { clientId: string; processId: string }): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   const review = await deps.reviews.findById(deps.pool, clientId, request.processId);
   if (!review) throw errors.notFound('registration review', request.processId);
   return review;
 }
 
-export async function listReviews(deps: ReviewDeps, request: contracts.ListRegistrationReviewsRequest): Promise<{ items: Review[]; meta: PageMeta }> {
+export async function listReviews(deps: SellerDeps, request: contracts.ListRegistrationReviewsRequest): Promise<{ items: Review[]; meta: PageMeta }> {
   const clientId = requireClientId(request.clientId);
   const statuses = request.statuses.filter((s) => s !== '');
   const bad = statuses.find((s) => !(REVIEW_STATUSES as readonly string[]).includes(s));
@@ -159,7 +154,7 @@ export async function listReviews(deps: ReviewDeps, request: contracts.ListRegis
 }
 
 /** Validates every requested path, moves the process to `submitting` and asks the provider's answer by a job. */
-export async function submitReview(deps: ReviewDeps, request: contracts.SubmitRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
+export async function submitReview(deps: SellerDeps, request: contracts.SubmitRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   const idempotency = { clientId, key: idempotencyKey, operation: REVIEW_OPERATIONS.submit, request, codec: reviewCodec };
   const submitted = await withIdempotency(deps.pool, idempotency, async (tx) => {
@@ -201,7 +196,7 @@ function withLinks(seller: Seller, review: Review, status: 'blocked' | 'active',
   return { ...seller, providers, status: nextSellerStatus(seller.status, providers) };
 }
 
-export function reviewJobs(deps: ReviewDeps): Record<string, JobHandler> {
+export function reviewJobs(deps: SellerDeps): Record<string, JobHandler> {
   return {
     [REVIEW_JOBS.overdue]: async (job) => {
       const { clientId, processId } = payloadOf(job);
@@ -258,7 +253,7 @@ export function reviewJobs(deps: ReviewDeps): Record<string, JobHandler> {
 }
 
 /** A new seller takes the client's unmatched processes for its documents: they become pending. */
-export function matchUnmatchedReviews(deps: ReviewDeps): SellerCreatedHook {
+export function matchUnmatchedReviews(deps: SellerDeps): SellerCreatedHook {
   return async (tx, seller, now) => {
     for (const review of await deps.reviews.unmatchedFor(tx, seller.clientId, sellerDocuments(seller))) {
       const link = seller.providers[0];

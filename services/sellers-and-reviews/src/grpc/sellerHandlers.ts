@@ -1,12 +1,13 @@
 import type { sellers } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { cancelReview, getReview, listReviews, openReview, sendRequestedFields, submitReview, type ReviewDeps } from '../app/reviews';
+import type { SellerDeps } from '../app/deps';
+import { cancelReview, getReview, listReviews, openReview, sendRequestedFields, submitReview } from '../app/reviews';
 import { createSeller, deleteSeller, getSeller, listSellers, updateSeller, type SellerCreatedHook } from '../app/sellers';
 import { checkSplitReceivers } from '../app/splitReceivers';
-import { toReviewMessage } from './reviewMessages';
-import { toSellerMessage } from './sellerMessages';
+import { toReviewMessage } from '../wire/reviewCodec';
+import { toSellerMessage } from '../wire/sellerCodec';
 
-export function createSellerHandlers(deps: ReviewDeps, onCreated: SellerCreatedHook[] = []): Handlers<typeof sellers.SellersServiceService> {
+export function createSellerHandlers(deps: SellerDeps, onCreated: SellerCreatedHook[] = []): Handlers<typeof sellers.SellersServiceService> {
   const review = (r: Parameters<typeof toReviewMessage>[0]) => toReviewMessage(r, deps.clock.now());
   return {
     createSeller: async (request, ctx) => toSellerMessage(await createSeller(deps, { clientId: request.clientId, seller: request.seller }, onCreated, ctx.idempotencyKey)),

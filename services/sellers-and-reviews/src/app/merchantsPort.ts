@@ -9,12 +9,13 @@ export interface MerchantProvider {
 }
 
 /** What sellers needs to know about merchants; they belong to payments. */
-export interface MerchantDirectory {
+export interface MerchantsPort {
   /** The merchant's providers; 422 merchant_not_found when the merchant is unknown or another client's. */
   providersOf(clientId: string, merchantId: string): Promise<MerchantProvider[]>;
 }
 
-export function createPaymentsMerchantDirectory(client: PromiseClient<typeof payments.PaymentsServiceService>): MerchantDirectory {
+/** Payments over gRPC (`GetMerchant`, scoped by client). */
+export function createMerchantsPort(client: PromiseClient<typeof payments.PaymentsServiceService>): MerchantsPort {
   return {
     async providersOf(clientId, merchantId) {
       try {

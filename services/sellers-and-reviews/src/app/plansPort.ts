@@ -2,7 +2,7 @@ import type { payouts } from '@platform/contracts';
 import { AppError, isUuid, type PromiseClient } from '@platform/kit';
 
 /** What sellers needs to know about plans; they belong to payouts. */
-export interface PlanDirectory {
+export interface PlansPort {
   /** Resolves when the plan exists and is the client's; 422 plan_not_found naming `planId` otherwise. */
   requirePlan(clientId: string, planId: string): Promise<void>;
 }
@@ -16,7 +16,7 @@ export function planNotFound(planId: string): AppError {
 }
 
 /** Asks payouts (`GetPlan`, scoped by client); a malformed id is an unknown plan and is not asked about. */
-export function createPayoutsPlanDirectory(client: Pick<PromiseClient<typeof payouts.PayoutsServiceService>, 'getPlan'>): PlanDirectory {
+export function createPlansPort(client: Pick<PromiseClient<typeof payouts.PayoutsServiceService>, 'getPlan'>): PlansPort {
   return {
     async requirePlan(clientId, planId) {
       if (!isUuid(planId)) throw planNotFound(planId);
