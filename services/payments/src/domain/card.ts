@@ -94,3 +94,9 @@ export interface SavedCard {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** A single-use card token as the vault answers it: its id and when it expires (the card stays sealed in the store). */
+export interface IssuedToken {
+  id: string;
+  expiresAt: Date;
+}

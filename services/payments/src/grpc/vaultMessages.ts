@@ -1,9 +1,8 @@
 import { payments } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
 import type { VaultAnswers } from '../app/vault/context';
-import type { IssuedToken } from '../app/vault/createToken';
 import { asSent } from './wire';
-import type { CardBrand, SavedCard } from '../domain/card';
+import type { CardBrand, IssuedToken, SavedCard } from '../domain/card';
 
 /** A saved card on the wire: brand, first six and last four digits; the number and CVV have no field here. */
 export function toCardMessage(card: SavedCard): payments.Card {

@@ -1,10 +1,9 @@
 import type { IdempotencyCodec } from '@platform/kit';
 import type { PaymentsDeps } from '../../deps';
-import type { SavedCard } from '../../domain/card';
+import type { IssuedToken, SavedCard } from '../../domain/card';
 import type { CardStore } from '../../store/cardStore';
 import type { MerchantStore } from '../../store/merchantStore';
 import type { TokenStore } from '../../store/tokenStore';
-import type { IssuedToken } from './createToken';
 
 /** How the idempotency record keeps a saved card or an issued token (the transport's choice, handed over by service.ts). */
 export interface VaultAnswers {

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { errors, isUuid, requireClientId, withIdempotency } from '@platform/kit';
+import type { IssuedToken } from '../../domain/card';
 import { parseTokenCard, type CardInput } from './cardInput';
 import type { VaultContext } from './context';
 
 export const CREATE_TOKEN_OPERATION = 'payments.tokens.create';
-
-export interface IssuedToken {
-  id: string;
-  expiresAt: Date;
-}
 
 /**
  * Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. With a `sessionId` (the card was tokenized
