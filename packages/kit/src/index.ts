@@ -13,6 +13,7 @@ export * from './jobs';
 export * from './log';
 export * from './metrics';
 export * from './paging';
+export * from './sealing';
 export * from './service';
 export * from './time';
 export * from './trace';

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { deriveSealingKey, openBox, SEAL_OVERHEAD_BYTES, SEALING_KEY_BYTES, sealBox } from '@platform/kit';
 import { STORED_KEY_ID, type KeyService, type SealPurpose } from './keyService';
 
 export type { SealPurpose } from './keyService';
@@ -11,9 +12,6 @@ export const FORMAT1_KEY_ID = 'k0';
 
 const FORMAT1 = 1;
 const FORMAT2 = 2;
-const NONCE = 12;
-const TAG = 16;
-const DATA_KEY = 32;
 
 /** The parts of a value in format 2. */
 interface Envelope {
@@ -41,15 +39,12 @@ function parseFormat2(sealed: Buffer): Envelope {
   const keyId = sealed.subarray(2, idEnd).toString('latin1');
   if (!STORED_KEY_ID.test(keyId)) throw bad();
   const wrappedEnd = idEnd + 2 + sealed.readUInt16BE(idEnd);
-  if (sealed.length < wrappedEnd + NONCE + TAG) throw bad();
+  if (sealed.length < wrappedEnd + SEAL_OVERHEAD_BYTES) throw bad();
   return { keyId, wrapped: sealed.subarray(idEnd + 2, wrappedEnd), body: sealed.subarray(wrappedEnd) };
 }
 
 function decrypt(key: Buffer, purpose: SealPurpose, body: Buffer): string {
-  const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, NONCE));
-  decipher.setAAD(Buffer.from(purpose));
-  decipher.setAuthTag(body.subarray(NONCE, NONCE + TAG));
-  return Buffer.concat([decipher.update(body.subarray(NONCE + TAG)), decipher.final()]).toString('utf8');
+  return openBox(key, purpose, body).toString('utf8');
 }
 
 export interface VaultOptions {
@@ -63,8 +58,8 @@ export interface VaultOptions {
 
 /**
  * Envelope encryption of card numbers, token CVVs and provider credentials. Each value gets a fresh 256-bit data
- * key: the value is encrypted under it with AES-256-GCM (random 96-bit nonce, the purpose as additional data), and
- * the data key is wrapped by the key service under the sealing master key of the ring.
+ * key: the value is sealed under it by the kit's sealing (AES-256-GCM, random 96-bit nonce, the purpose as
+ * additional data), and the data key is wrapped by the key service under the sealing master key of the ring.
  *
  * Format 2: version (1) = 2 | key id length (1) | key id (ASCII) | wrapped key length (2, big endian) |
  * wrapped data key | nonce (12) | tag (16) | ciphertext.
@@ -97,14 +92,10 @@ export class Vault {
   }
 
   async seal(purpose: SealPurpose, plaintext: string): Promise<Buffer> {
-    const dataKey = randomBytes(DATA_KEY);
+    const dataKey = randomBytes(SEALING_KEY_BYTES);
     try {
       const { keyId, wrapped } = await this.keys.wrap(purpose, dataKey);
-      const nonce = randomBytes(NONCE);
-      const cipher = createCipheriv('aes-256-gcm', dataKey, nonce);
-      cipher.setAAD(Buffer.from(purpose));
-      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return Buffer.concat([header(keyId, wrapped), nonce, cipher.getAuthTag(), body]);
+      return Buffer.concat([header(keyId, wrapped), sealBox(dataKey, purpose, plaintext)]);
     } finally {
       dataKey.fill(0);
     }
@@ -112,7 +103,7 @@ export class Vault {
 
   async open(purpose: SealPurpose, sealed: Buffer): Promise<string> {
     if (sealed[0] === FORMAT1) {
-      if (sealed.length < 1 + NONCE + TAG) throw new Error('malformed sealed value');
+      if (sealed.length < 1 + SEAL_OVERHEAD_BYTES) throw new Error('malformed sealed value');
       return decrypt(this.format1KeyFor(purpose), purpose, sealed.subarray(1));
     }
     if (sealed[0] !== FORMAT2) throw new Error('unknown sealed value format');
@@ -153,7 +144,7 @@ export class Vault {
     if (!this.format1Key) throw new Error(`a value sealed before key ids needs the key ${FORMAT1_KEY_ID}, which the key ring lacks`);
     let key = this.format1Keys.get(purpose);
     if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.format1Key, Buffer.alloc(0), `platform-vault:${purpose}`, 32));
+      key = deriveSealingKey(this.format1Key, `platform-vault:${purpose}`);
       this.format1Keys.set(purpose, key);
     }
     return key;
