@@ -4,8 +4,8 @@ import { requireClientId, withIdempotency, type IdempotencyCodec } from '@platfo
 import { newSigningKeyPair, newWebhookSecret, secretKeyOf, secretOfKey } from '../domain/signatures';
 import { namesPrivateHost, parseNewWebhook, type NewWebhookInput, type Webhook } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
-import { fromWebhookMessage, toWebhookMessage } from '../grpc/webhookMessages';
 import type { KeySealer } from '../signing/keySealer';
+import { fromWebhookMessage, toWebhookMessage } from '../wire/webhookMessages';
 import { privateTargetsAllowed } from './clientDirectory';
 import type { WebhookDeps } from './deps';
 

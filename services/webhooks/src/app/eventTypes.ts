@@ -1,16 +1,7 @@
 import { requireClientId } from '@platform/kit';
 import { exampleEventOf } from '../domain/eventExamples';
-import { PUBLIC_EVENT_TYPES, type PublicEvent } from '../domain/publicEvents';
-
-/** One entry of the public event catalogue, as `GET /v1/webhooks/event-types` answers it. */
-export interface EventType {
-  /** The name a webhook registers for. */
-  name: string;
-  /** What `data` is. */
-  object: string;
-  description: string;
-  example: PublicEvent;
-}
+import type { EventType } from '../domain/eventType';
+import { PUBLIC_EVENT_TYPES } from '../domain/publicEvents';
 
 /** Made once: the catalogue is fixed for the life of the process. */
 let catalogue: readonly EventType[] | undefined;

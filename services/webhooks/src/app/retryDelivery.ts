@@ -1,6 +1,6 @@
 import { errors, requireClientId, withIdempotency } from '@platform/kit';
 import type { Delivery } from '../domain/delivery';
-import { deliveryCodec } from '../grpc/webhookMessages';
+import { deliveryCodec } from '../wire/webhookMessages';
 import type { WebhookDeps } from './deps';
 import { scheduleDelivery } from './deliveryJob';
 

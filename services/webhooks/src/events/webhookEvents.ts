@@ -1,7 +1,7 @@
 import { toWebhookJson, WEBHOOK_EVENT_TYPES } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Webhook } from '../domain/webhook';
-import { toWebhookMessage } from '../grpc/webhookMessages';
+import { toWebhookMessage } from '../wire/webhookMessages';
 
 /** Published for other contexts; the fan-out never delivers them (they are not in the public catalogue). */
 export const WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES;

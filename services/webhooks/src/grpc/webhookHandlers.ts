@@ -11,7 +11,7 @@ import { recoverWebhook } from '../app/recoverWebhook';
 import { retryDelivery } from '../app/retryDelivery';
 import { rotateSecret } from '../app/rotateSecret';
 import { updateWebhook } from '../app/updateWebhook';
-import { toDeliveryMessage, toEventTypeMessage, toRecoveryMessage, toWebhookMessage } from './webhookMessages';
+import { toDeliveryMessage, toEventTypeMessage, toRecoveryMessage, toWebhookMessage } from '../wire/webhookMessages';
 
 export function createWebhookHandlers(deps: WebhookDeps): Handlers<typeof webhooks.WebhooksServiceService> {
   return {

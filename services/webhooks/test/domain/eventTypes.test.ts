@@ -4,7 +4,7 @@ import { webhooks } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import { listEventTypes } from '../../src/app/eventTypes';
 import { EVENT_DESCRIPTIONS, PUBLIC_EVENT_NAMES, PUBLIC_EVENT_TYPES, publicKindOf } from '../../src/domain/publicEvents';
-import { toEventTypeMessage } from '../../src/grpc/webhookMessages';
+import { toEventTypeMessage } from '../../src/wire/webhookMessages';
 
 const CLIENT_ID = '7bd83048-0bc4-4e53-8d54-b50d167929d7';
 

@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { RECOVERY_MAX_AGE_MS, recoverySince } from '../../src/app/recoverWebhook';
+import { RECOVERY_MAX_AGE_MS, recoverySince } from '../../src/domain/recovery';
 
 const now = new Date('2026-11-22T03:10:48.000Z');
 const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);

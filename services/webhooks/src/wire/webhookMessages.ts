@@ -1,9 +1,9 @@
 import { webhooks } from '@platform/contracts';
 import type { IdempotencyCodec } from '@platform/kit';
 import { isDeliveryStatus, type Delivery } from '../domain/delivery';
+import type { EventType } from '../domain/eventType';
+import type { Recovery } from '../domain/recovery';
 import type { Webhook } from '../domain/webhook';
-import type { EventType } from '../app/eventTypes';
-import type { Recovery } from '../app/recoverWebhook';
 
 export function toWebhookMessage(webhook: Webhook): webhooks.Webhook {
   return {
