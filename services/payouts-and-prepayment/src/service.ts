@@ -7,7 +7,8 @@ import { createSettingsPort } from './app/settingsPort';
 import { payBatch, settleAll } from './app/settlement';
 import { payoutsAndPrepaymentConfig } from './config';
 import { BusinessCalendar, brasiliaDate } from './domain/calendar';
-import { createPayoutHandlers } from './grpc/handlers';
+import { createPayoutHandlers } from './grpc/payoutHandlers';
+import { createPayoutsStores } from './store/stores';
 
 /** Missed daily settlements are caught up for this long after a start (a week of downtime). */
 const SETTLEMENT_BACKFILL_MS = 7 * 86_400_000;
@@ -32,6 +33,7 @@ export function definePayoutsAndPrepaymentService(
         calendar: new BusinessCalendar(),
         settings: options.settings ?? createSettingsPort(settingsClient!),
         payouts: options.payouts ?? sandboxPayouts(),
+        ...createPayoutsStores(),
       };
       const charges = await startConsumer({
         nc,

@@ -6,6 +6,7 @@ import type { PayoutAdapter, PayoutsDeps, SettingsPort } from '../src/app/deps';
 import { sandboxPayouts } from '../src/app/sandboxPayouts';
 import { BusinessCalendar } from '../src/domain/calendar';
 import { definePayoutsAndPrepaymentService } from '../src/service';
+import { createPayoutsStores } from '../src/store/stores';
 
 export type PayoutsClient = PromiseClient<typeof payouts.PayoutsServiceService>;
 
@@ -61,6 +62,7 @@ export async function startPayouts(options: { now?: Date; payouts?: PayoutAdapte
     calendar: new BusinessCalendar(),
     settings,
     payouts: adapter,
+    ...createPayoutsStores(),
   };
   return {
     service,

@@ -1,6 +1,11 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { BusinessCalendar } from '../domain/calendar';
-import type { PaymentBatch } from '../store/batchStore';
+import type { PaymentBatch } from '../domain/batch';
+import type { BatchStore } from '../store/batchStore';
+import type { LedgerStore } from '../store/ledgerStore';
+import type { PlanStore } from '../store/planStore';
+import type { PrepaymentStore } from '../store/prepaymentStore';
+import type { SellerStore } from '../store/sellerStore';
 
 /** What payouts needs from settings: whether a client may prepay (`prepaymentEnabled`, set by the admin route). */
 export interface SettingsPort {
@@ -23,6 +28,11 @@ export interface PayoutsDeps {
   calendar: BusinessCalendar;
   settings: SettingsPort;
   payouts: PayoutAdapter;
+  planStore: PlanStore;
+  sellerStore: SellerStore;
+  ledgerStore: LedgerStore;
+  batchStore: BatchStore;
+  prepaymentStore: PrepaymentStore;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
 }

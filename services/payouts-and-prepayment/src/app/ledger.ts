@@ -4,9 +4,7 @@ import { capturePosting, refundPosting } from '../domain/ledger';
 import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
 import { planRefundParts, refundParts, type OpenReceivable, type RefundPart, type RefundRequest } from '../domain/refunds';
-import { batchStore } from '../store/batchStore';
-import { ledgerStore, type Receivable } from '../store/ledgerStore';
-import { sellerStore } from '../store/planStore';
+import type { Receivable } from '../store/ledgerStore';
 import { JOBS, OWN_PROVIDERS, type PayoutsDeps } from './deps';
 import { planOfReceiver } from './plans';
 
@@ -74,14 +72,14 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
   if (!isPaymentType(paymentType)) return;
   const installments = paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1;
   // A captured charge the ledger has not seen is taken in at once (the insert is the check); one it has is locked and read.
-  const taken = data.capturedAmount > 0 && (await ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt));
-  let charge = taken ? null : await ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
+  const taken = data.capturedAmount > 0 && (await deps.ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt));
+  let charge = taken ? null : await deps.ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
   if (!taken && !charge) return;
   if (!charge) {
     const splitRules: SplitRuleInput[] = (data.splitRules ?? []).map((r) => ({ sellerId: r.sellerId.toLowerCase(), percentage: r.percentage ?? null, amount: r.amount ?? null }));
     const plans = new Map<string | null, Plan>();
     for (const receiver of [null, ...splitRules.map((r) => r.sellerId)]) {
-      if (!plans.has(receiver)) plans.set(receiver, await planOfReceiver(tx, clientId, receiver, deps.clock.now()));
+      if (!plans.has(receiver)) plans.set(receiver, await planOfReceiver(deps, tx, clientId, receiver, deps.clock.now()));
     }
     const drafts = buildReceivables(
       { chargeId: data.id, paymentType, installments, amount: data.amount, capturedAmount: data.capturedAmount, splitRules, capturedAt: occurredAt },
@@ -106,8 +104,8 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
       batchId: null,
       createdAt: occurredAt,
     }));
-    await ledgerStore.insertReceivables(tx, receivables);
-    await ledgerStore.post(tx, clientId, capturePosting(data.id, receivables), occurredAt);
+    await deps.ledgerStore.insertReceivables(tx, receivables);
+    await deps.ledgerStore.post(tx, clientId, capturePosting(data.id, receivables), occurredAt);
     charge = { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount, refundedAmount: 0, chargedBack: false, refundRequestIds: [] };
   }
 
@@ -118,17 +116,17 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
   let refunded = charge.refundedAmount;
   const target = Math.min(data.refundedAmount ?? 0, charge.capturedAmount);
   if (target > refunded) {
-    await offset(tx, clientId, charge.chargeId, 'refund', refundParts(target - refunded, fresh), `refund:${charge.chargeId}:${target}`, occurredAt);
+    await offset(deps, tx, clientId, charge.chargeId, 'refund', refundParts(target - refunded, fresh), `refund:${charge.chargeId}:${target}`, occurredAt);
     refunded = target;
   }
   let chargedBack = charge.chargedBack;
   if (data.status === 'charged_back' && !chargedBack) {
     const left = charge.capturedAmount - refunded;
-    if (left > 0) await offset(tx, clientId, charge.chargeId, 'chargeback', [{ amount: left }], `chargeback:${charge.chargeId}`, occurredAt);
+    if (left > 0) await offset(deps, tx, clientId, charge.chargeId, 'chargeback', [{ amount: left }], `chargeback:${charge.chargeId}`, occurredAt);
     chargedBack = true;
   }
   if (refunded !== charge.refundedAmount || chargedBack !== charge.chargedBack || fresh.length > 0) {
-    await ledgerStore.updateChargeRefunds(tx, clientId, charge.chargeId, {
+    await deps.ledgerStore.updateChargeRefunds(tx, clientId, charge.chargeId, {
       refundedAmount: refunded,
       chargedBack,
       refundRequestIds: [...charge.refundRequestIds, ...fresh.map((r) => r.id)],
@@ -142,9 +140,9 @@ export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientI
  * parts before it left (a refund with its own split takes exactly its amounts from each receiver; the others are
  * shared pro rata), and all of them make one posting.
  */
-async function offset(tx: Queryable, clientId: string, chargeId: string, kind: 'refund' | 'chargeback', parts: RefundPart[], reference: string, at: Date): Promise<void> {
-  const receivables = await ledgerStore.receivablesOfCharge(tx, clientId, chargeId);
-  const open = await ledgerStore.openAmounts(tx, clientId, receivables.map((r) => r.id));
+async function offset(deps: PayoutsDeps, tx: Queryable, clientId: string, chargeId: string, kind: 'refund' | 'chargeback', parts: RefundPart[], reference: string, at: Date): Promise<void> {
+  const receivables = await deps.ledgerStore.receivablesOfCharge(tx, clientId, chargeId);
+  const open = await deps.ledgerStore.openAmounts(tx, clientId, receivables.map((r) => r.id));
   const inputs: OpenReceivable[] = receivables.map((r) => {
     const amounts = open.get(r.id) ?? { net: 0, fee: 0 };
     // Settled, or prepaid (its receiver was promised that amount): it gives nothing more; its gross still weighs in
@@ -162,11 +160,11 @@ async function offset(tx: Queryable, clientId: string, chargeId: string, kind: '
     };
   });
   const { offsets, debits } = planRefundParts(parts, inputs);
-  const posted = await ledgerStore.post(tx, clientId, refundPosting(reference, kind, offsets, debits), at);
+  const posted = await deps.ledgerStore.post(tx, clientId, refundPosting(reference, kind, offsets, debits), at);
   if (!posted) return;
   for (const debit of debits) {
     if (debit.amount <= 0) continue;
-    await ledgerStore.insertDebit(tx, clientId, { id: randomUUID(), receiver: debit.receiver, chargeId, type: kind === 'chargeback' ? 'charge_back' : 'void', amount: debit.amount }, at);
+    await deps.ledgerStore.insertDebit(tx, clientId, { id: randomUUID(), receiver: debit.receiver, chargeId, type: kind === 'chargeback' ? 'charge_back' : 'void', amount: debit.amount }, at);
   }
 }
 
@@ -174,11 +172,11 @@ async function offset(tx: Queryable, clientId: string, chargeId: string, kind: '
  * Keeps what the sellers service says of a seller: its plan and status. A blocked seller's batches wait; when the
  * seller is no longer blocked, each waiting batch gets a job that pays it, in this transaction.
  */
-export async function applySellerEvent(deps: Pick<PayoutsDeps, 'clock'>, tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<void> {
+export async function applySellerEvent(deps: PayoutsDeps, tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<void> {
   const sellerId = data.id.toLowerCase();
-  await sellerStore.upsert(tx, clientId, { id: sellerId, planId: data.planId || null, status: data.status }, occurredAt);
+  await deps.sellerStore.upsert(tx, clientId, { id: sellerId, planId: data.planId || null, status: data.status }, occurredAt);
   if (data.status === 'blocked' || data.status === 'inactive') return;
-  const waiting = await batchStore.waitingBatches(tx, clientId, { receiver: sellerId });
+  const waiting = await deps.batchStore.waitingBatches(tx, clientId, { receiver: sellerId });
   for (const batch of waiting.filter((b) => b.status === 'pending')) {
     await scheduleJob(tx, { kind: JOBS.payBatch, runAt: deps.clock.now(), payload: { clientId, batchId: batch.id }, dedupeKey: `${batch.id}:release` });
   }

@@ -13,7 +13,6 @@ import {
   type Plan,
   type PlanFee,
 } from '../domain/plan';
-import { planStore, sellerStore } from '../store/planStore';
 import type { PayoutsDeps } from './deps';
 
 /** The default plan every client gets with its first use. */
@@ -32,20 +31,20 @@ function defaultPlan(clientId: string, now: Date): Plan {
 }
 
 /** The client's default plan, created with its first use. */
-export async function defaultPlanOf(db: Queryable, clientId: string, now: Date): Promise<Plan> {
-  return (await planStore.findDefault(db, clientId)) ?? planStore.ensureDefault(db, defaultPlan(clientId, now));
+export async function defaultPlanOf(deps: PayoutsDeps, db: Queryable, clientId: string, now: Date): Promise<Plan> {
+  return (await deps.planStore.findDefault(db, clientId)) ?? deps.planStore.ensureDefault(db, defaultPlan(clientId, now));
 }
 
 /** The plan of a receiver: a seller's own plan when it has one (as the sellers service last said), else the default. */
-export async function planOfReceiver(db: Queryable, clientId: string, receiver: string | null, now: Date): Promise<Plan> {
+export async function planOfReceiver(deps: PayoutsDeps, db: Queryable, clientId: string, receiver: string | null, now: Date): Promise<Plan> {
   if (receiver !== null) {
-    const seller = await sellerStore.find(db, clientId, receiver);
+    const seller = await deps.sellerStore.find(db, clientId, receiver);
     if (seller?.planId) {
-      const own = await planStore.findById(db, clientId, seller.planId);
+      const own = await deps.planStore.findById(db, clientId, seller.planId);
       if (own) return own;
     }
   }
-  return defaultPlanOf(db, clientId, now);
+  return defaultPlanOf(deps, db, clientId, now);
 }
 
 export interface PlanInput {
@@ -57,8 +56,8 @@ export interface PlanInput {
   prepaymentMonthlyRate?: number;
 }
 
-async function load(db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Plan> {
-  const plan = isUuid(id) ? await planStore.findById(db, clientId, id.toLowerCase(), { forUpdate }) : null;
+async function load(deps: PayoutsDeps, db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Plan> {
+  const plan = isUuid(id) ? await deps.planStore.findById(db, clientId, id.toLowerCase(), { forUpdate }) : null;
   if (!plan) throw errors.notFound('Plan', id);
   return plan;
 }
@@ -84,26 +83,26 @@ export async function createPlan(deps: PayoutsDeps, input: { clientId: string } 
   };
   return withIdempotency(deps.pool, { clientId, key: idempotencyKey, operation: CREATE_PLAN_OPERATION, request: input, codec: planCodec }, async (tx) => {
     // The client has its default plan from its first use; a new plan asked to be the default takes its place.
-    await defaultPlanOf(tx, clientId, now);
+    await defaultPlanOf(deps, tx, clientId, now);
     if (plan.isDefault) {
-      await planStore.lockDefault(tx, clientId);
-      await planStore.clearDefault(tx, clientId, now);
+      await deps.planStore.lockDefault(tx, clientId);
+      await deps.planStore.clearDefault(tx, clientId, now);
     }
-    await planStore.insert(tx, plan);
+    await deps.planStore.insert(tx, plan);
     return plan;
   });
 }
 
 export async function getPlan(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<Plan> {
-  return load(deps.pool, requireClientId(input.clientId), input.id);
+  return load(deps, deps.pool, requireClientId(input.clientId), input.id);
 }
 
 export async function listPlans(deps: PayoutsDeps, input: { clientId: string; page?: PageInput }): Promise<{ items: Plan[]; meta: PageMeta }> {
   const clientId = requireClientId(input.clientId);
   // A client always has its default plan to show.
-  await withTransaction(deps.pool, (tx) => defaultPlanOf(tx, clientId, deps.clock.now()));
+  await withTransaction(deps.pool, (tx) => defaultPlanOf(deps, tx, clientId, deps.clock.now()));
   const page = toPage(input.page);
-  const { items, total } = await planStore.list(deps.pool, clientId, page);
+  const { items, total } = await deps.planStore.list(deps.pool, clientId, page);
   return { items, meta: pageMeta(page, items.length, total) };
 }
 
@@ -114,7 +113,7 @@ export async function updatePlan(deps: PayoutsDeps, input: { clientId: string; i
     throw errors.validation('isDefault can only be set to true: another plan becomes the default by being set', [{ field: 'isDefault', message: 'must be true' }]);
   }
   return withTransaction(deps.pool, async (tx) => {
-    const plan = await load(tx, clientId, input.id, true);
+    const plan = await load(deps, tx, clientId, input.id, true);
     const fees: PlanFee[] = input.replaceFees ? parsePlanFeeTable(input.fees ?? []) : plan.fees;
     const next: Plan = {
       ...plan,
@@ -125,11 +124,11 @@ export async function updatePlan(deps: PayoutsDeps, input: { clientId: string; i
       updatedAt: now,
     };
     if (input.isDefault === true && !plan.isDefault) {
-      await planStore.lockDefault(tx, clientId);
-      await planStore.clearDefault(tx, clientId, now);
+      await deps.planStore.lockDefault(tx, clientId);
+      await deps.planStore.clearDefault(tx, clientId, now);
       next.isDefault = true;
     }
-    await planStore.update(tx, next);
+    await deps.planStore.update(tx, next);
     return next;
   });
 }

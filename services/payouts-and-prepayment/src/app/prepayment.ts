@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, errors, isUuid, jsonCodec, requireClientId, withIdempotency, withTransaction, type Queryable } from '@platform/kit';
 import { brasiliaDate } from '../domain/calendar';
 import { availableAccount, prepaymentPosting, schedulePosting } from '../domain/ledger';
-import { simulatePrepayment, type EligibleReceivable } from '../domain/prepayment';
-import { batchStore, prepaymentStore, type PaymentBatch, type PaymentOrder, type Prepayment } from '../store/batchStore';
-import { ledgerStore } from '../store/ledgerStore';
-import { sellerStore } from '../store/planStore';
+import { simulatePrepayment, type EligibleReceivable, type Prepayment } from '../domain/prepayment';
+import type { PaymentBatch, PaymentOrder } from '../domain/batch';
 import { BATCH_EVENTS, PREPAYMENT_EVENTS, recordBatchEvent, recordPrepaymentEvent } from '../events/payoutEvents';
 import type { PayoutsDeps } from './deps';
 import { planOfReceiver } from './plans';
@@ -20,9 +18,9 @@ async function requireEnabled(deps: PayoutsDeps, clientId: string): Promise<void
 }
 
 /** The receiver asked for: a seller of the client (known from its events) that is not blocked, or the main account. */
-async function receiverOf(db: Queryable, clientId: string, sellerId: string | undefined): Promise<string | null> {
+async function receiverOf(deps: PayoutsDeps, db: Queryable, clientId: string, sellerId: string | undefined): Promise<string | null> {
   if (!sellerId) return null;
-  const seller = isUuid(sellerId) ? await sellerStore.find(db, clientId, sellerId.toLowerCase()) : null;
+  const seller = isUuid(sellerId) ? await deps.sellerStore.find(db, clientId, sellerId.toLowerCase()) : null;
   if (!seller || seller.status === 'inactive') throw errors.notFound('Seller', sellerId);
   if (seller.status === 'blocked') throw errors.businessRule('seller_blocked', `Seller ${sellerId} is blocked and cannot prepay`);
   return seller.id;
@@ -31,8 +29,8 @@ async function receiverOf(db: Queryable, clientId: string, sellerId: string | un
 /** Future receivables of the receiver that no prepayment took, with what each still pays. */
 async function eligible(deps: PayoutsDeps, db: Queryable, clientId: string, receiver: string | null): Promise<EligibleReceivable[]> {
   const today = brasiliaDate(deps.clock.now());
-  const receivables = await ledgerStore.prepayableReceivables(db, clientId, receiver, today);
-  const open = await ledgerStore.openAmounts(db, clientId, receivables.map((r) => r.id));
+  const receivables = await deps.ledgerStore.prepayableReceivables(db, clientId, receiver, today);
+  const open = await deps.ledgerStore.openAmounts(db, clientId, receivables.map((r) => r.id));
   return receivables
     .map((r) => ({ id: r.id, settlementDate: r.settlementDate, amount: open.get(r.id)?.net ?? 0, paymentArrangement: r.paymentType }))
     .filter((r) => r.amount > 0);
@@ -44,7 +42,7 @@ export async function listPrepaymentReceivables(
 ): Promise<{ availableAmount: number; receivableCount: number; receivables: EligibleReceivable[] }> {
   const clientId = requireClientId(input.clientId);
   await requireEnabled(deps, clientId);
-  const receiver = await receiverOf(deps.pool, clientId, input.sellerId);
+  const receiver = await receiverOf(deps, deps.pool, clientId, input.sellerId);
   const receivables = await eligible(deps, deps.pool, clientId, receiver);
   return { availableAmount: receivables.reduce((s, r) => s + r.amount, 0), receivableCount: receivables.length, receivables };
 }
@@ -64,8 +62,8 @@ export async function simulate(
   const now = deps.clock.now();
   const idempotency = { clientId, key: idempotencyKey, operation: SIMULATE_OPERATION, request: input, codec: prepaymentCodec };
   const prepayment = await withIdempotency(deps.pool, idempotency, async (tx) => {
-    const receiver = await receiverOf(tx, clientId, input.sellerId);
-    const plan = await planOfReceiver(tx, clientId, receiver, now);
+    const receiver = await receiverOf(deps, tx, clientId, input.sellerId);
+    const plan = await planOfReceiver(deps, tx, clientId, receiver, now);
     const result = simulatePrepayment({
       now,
       calendar: deps.calendar,
@@ -89,7 +87,7 @@ export async function simulate(
       createdAt: now,
       committedAt: null,
     };
-    await prepaymentStore.insert(tx, created);
+    await deps.prepaymentStore.insert(tx, created);
     await recordPrepaymentEvent(tx, PREPAYMENT_EVENTS.created, created, now);
     return created;
   });
@@ -102,7 +100,7 @@ export async function simulate(
  * prepayment fee; the order's fee is the plan's fee still kept on it plus the prepayment fee.
  */
 async function scheduleBatch(deps: PayoutsDeps, tx: Queryable, p: Prepayment, batchId: string, open: Map<string, { fee: number }>, now: Date): Promise<void> {
-  const receivables = new Map((await ledgerStore.receivablesByIds(tx, p.clientId, p.items.map((i) => i.receivableId))).map((r) => [r.id, r]));
+  const receivables = new Map((await deps.ledgerStore.receivablesByIds(tx, p.clientId, p.items.map((i) => i.receivableId))).map((r) => [r.id, r]));
   const orders: PaymentOrder[] = p.items.map((item) => {
     const r = receivables.get(item.receivableId)!;
     const planFee = open.get(item.receivableId)?.fee ?? 0;
@@ -134,18 +132,18 @@ async function scheduleBatch(deps: PayoutsDeps, tx: Queryable, p: Prepayment, ba
     amount: p.netAmount,
     feeAmount: orders.reduce((s, o) => s + o.totalFeeAmount, 0),
     refundAmount: 0,
-    finalBalance: await ledgerStore.accountBalance(tx, p.clientId, availableAccount(p.receiver)),
+    finalBalance: await deps.ledgerStore.accountBalance(tx, p.clientId, availableAccount(p.receiver)),
     attempts: 0,
     createdAt: now,
     updatedAt: now,
   };
-  await batchStore.insertBatch(tx, batch);
-  await batchStore.insertOrders(tx, orders);
+  await deps.batchStore.insertBatch(tx, batch);
+  await deps.batchStore.insertOrders(tx, orders);
   await recordBatchEvent(tx, BATCH_EVENTS.created, batch, now);
 }
 
-async function load(db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Prepayment> {
-  const found = isUuid(id) ? await prepaymentStore.find(db, clientId, id.toLowerCase(), { forUpdate }) : null;
+async function load(deps: PayoutsDeps, db: Queryable, clientId: string, id: string, forUpdate = false): Promise<Prepayment> {
+  const found = isUuid(id) ? await deps.prepaymentStore.find(db, clientId, id.toLowerCase(), { forUpdate }) : null;
   if (!found) throw errors.notFound('Prepayment', id);
   return found;
 }
@@ -153,7 +151,7 @@ async function load(db: Queryable, clientId: string, id: string, forUpdate = fal
 export async function getPrepayment(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<Prepayment> {
   const clientId = requireClientId(input.clientId);
   await requireEnabled(deps, clientId);
-  const found = await load(deps.pool, clientId, input.id);
+  const found = await load(deps, deps.pool, clientId, input.id);
   // A simulation past its time reads as expired.
   return found.status === 'pending' && deps.clock.now().getTime() >= found.expiresAt.getTime() ? { ...found, status: 'expired' } : found;
 }
@@ -170,28 +168,28 @@ export async function commit(deps: PayoutsDeps, input: { clientId: string; id: s
   await requireEnabled(deps, clientId);
   const now = deps.clock.now();
   const outcome = await withTransaction(deps.pool, async (tx): Promise<Prepayment | 'expired'> => {
-    const p = await load(tx, clientId, input.id, true);
+    const p = await load(deps, tx, clientId, input.id, true);
     if (p.status === 'committed') return p;
     if (p.status === 'expired' || now.getTime() >= p.expiresAt.getTime()) {
-      if (p.status !== 'expired') await prepaymentStore.setStatus(tx, clientId, p.id, 'expired', null);
+      if (p.status !== 'expired') await deps.prepaymentStore.setStatus(tx, clientId, p.id, 'expired', null);
       return 'expired';
     }
-    if (p.receiver !== null) await receiverOf(tx, clientId, p.receiver);
+    if (p.receiver !== null) await receiverOf(deps, tx, clientId, p.receiver);
     const ids = p.items.map((i) => i.receivableId);
-    const open = await ledgerStore.openAmounts(tx, clientId, ids);
+    const open = await deps.ledgerStore.openAmounts(tx, clientId, ids);
     // A refund since the simulation changed what a receivable pays: the simulation no longer holds.
     const changed = p.items.some((i) => (open.get(i.receivableId)?.net ?? 0) !== i.amount);
     const batchId = randomUUID();
-    const taken = changed ? 0 : await ledgerStore.takeForPrepayment(tx, clientId, ids, p.id, p.paymentDate, batchId);
+    const taken = changed ? 0 : await deps.ledgerStore.takeForPrepayment(tx, clientId, ids, p.id, p.paymentDate, batchId);
     if (taken !== ids.length) {
       throw errors.businessRule('receivables_unavailable', 'Some receivables of this simulation were prepaid or changed since: simulate again');
     }
     const receiver = p.receiver;
-    await ledgerStore.post(tx, clientId, prepaymentPosting(p.id, p.items.map((i) => ({ receivableId: i.receivableId, receiver, fee: i.fee }))), now);
-    await ledgerStore.post(tx, clientId, schedulePosting(p.id, p.items.map((i) => ({ receivableId: i.receivableId, receiver, net: i.net }))), now);
+    await deps.ledgerStore.post(tx, clientId, prepaymentPosting(p.id, p.items.map((i) => ({ receivableId: i.receivableId, receiver, fee: i.fee }))), now);
+    await deps.ledgerStore.post(tx, clientId, schedulePosting(p.id, p.items.map((i) => ({ receivableId: i.receivableId, receiver, net: i.net }))), now);
     await scheduleBatch(deps, tx, p, batchId, open, now);
     const committed: Prepayment = { ...p, status: 'committed', committedAt: now };
-    await prepaymentStore.setStatus(tx, clientId, p.id, 'committed', now);
+    await deps.prepaymentStore.setStatus(tx, clientId, p.id, 'committed', now);
     await recordPrepaymentEvent(tx, PREPAYMENT_EVENTS.committed, committed, now);
     return committed;
   });

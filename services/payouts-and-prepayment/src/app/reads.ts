@@ -1,7 +1,6 @@
 import { errors, isUuid, pageMeta, requireClientId, toPage, withTransaction, type PageInput, type PageMeta } from '@platform/kit';
 import { isIsoDate } from '../domain/calendar';
-import { batchStore, type PaymentBatch, type PaymentOrder } from '../store/batchStore';
-import { ledgerStore } from '../store/ledgerStore';
+import type { PaymentBatch, PaymentOrder } from '../domain/batch';
 import type { PayoutsDeps } from './deps';
 import { payBatch, settleClient } from './settlement';
 
@@ -22,7 +21,7 @@ function dateFilter(value: string | undefined, field: string): string | undefine
 
 export async function balance(deps: PayoutsDeps, input: { clientId: string; sellerId?: string }): Promise<{ available: number; receivable: number }> {
   const clientId = requireClientId(input.clientId);
-  return ledgerStore.balance(deps.pool, clientId, sellerFilter(input.sellerId) ?? null);
+  return deps.ledgerStore.balance(deps.pool, clientId, sellerFilter(input.sellerId) ?? null);
 }
 
 export async function listBatches(
@@ -34,7 +33,7 @@ export async function listBatches(
   const unknown = statuses.find((s) => !BATCH_STATUSES.includes(s));
   if (unknown) throw errors.validation(`status must be one of ${BATCH_STATUSES.join(', ')}`, [{ field: 'status', message: `must be one of ${BATCH_STATUSES.join(', ')}` }]);
   const page = toPage(input.page);
-  const { items, total } = await batchStore.listBatches(
+  const { items, total } = await deps.batchStore.listBatches(
     deps.pool,
     clientId,
     {
@@ -50,7 +49,7 @@ export async function listBatches(
 
 export async function getBatch(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<PaymentBatch> {
   const clientId = requireClientId(input.clientId);
-  const batch = isUuid(input.id) ? await batchStore.findBatch(deps.pool, clientId, input.id.toLowerCase()) : null;
+  const batch = isUuid(input.id) ? await deps.batchStore.findBatch(deps.pool, clientId, input.id.toLowerCase()) : null;
   if (!batch) throw errors.notFound('Payment batch', input.id);
   return batch;
 }
@@ -66,7 +65,7 @@ export async function listOrders(
   const seller = sellerFilter(input.sellerId);
   // A batch pays one receiver: its orders are listed whoever that is; otherwise no sellerId is the main account.
   const receiver = seller ?? (input.paymentBatchId !== undefined ? undefined : null);
-  const { items, total } = await batchStore.listOrders(
+  const { items, total } = await deps.batchStore.listOrders(
     deps.pool,
     clientId,
     {
@@ -83,7 +82,7 @@ export async function listOrders(
 
 export async function getOrder(deps: PayoutsDeps, input: { clientId: string; id: string }): Promise<PaymentOrder> {
   const clientId = requireClientId(input.clientId);
-  const order = isUuid(input.id) ? await batchStore.findOrder(deps.pool, clientId, input.id.toLowerCase()) : null;
+  const order = isUuid(input.id) ? await deps.batchStore.findOrder(deps.pool, clientId, input.id.toLowerCase()) : null;
   if (!order) throw errors.notFound('Payment order', input.id);
   return order;
 }
@@ -98,7 +97,7 @@ export async function advance(deps: PayoutsDeps, input: { clientId: string; date
   const date = dateFilter(input.date, 'date');
   if (!date) throw errors.validation('date is required', [{ field: 'date', message: 'is required' }]);
   const settled = await settleClient(deps, clientId, date);
-  const due = await withTransaction(deps.pool, async (tx) => (await batchStore.waitingBatches(tx, clientId, { retryBy: date })).filter((b) => b.status === 'failed'));
+  const due = await withTransaction(deps.pool, async (tx) => (await deps.batchStore.waitingBatches(tx, clientId, { retryBy: date })).filter((b) => b.status === 'failed'));
   const retried: PaymentBatch[] = [];
   for (const batch of due) retried.push(await payBatch(deps, clientId, batch.id));
   return [...settled, ...retried];

@@ -2,18 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { scheduleJob, withTransaction, type Queryable } from '@platform/kit';
 import { brasiliaInstant } from '../domain/calendar';
 import { availableAccount, payoutPosting, scheduledSettlementPosting, settlementPosting } from '../domain/ledger';
-import { batchStore, type PaymentBatch, type PaymentOrder } from '../store/batchStore';
-import { ledgerStore, type Receivable, type ReceiverDebit } from '../store/ledgerStore';
-import { sellerStore } from '../store/planStore';
+import type { PaymentBatch, PaymentOrder } from '../domain/batch';
+import type { Receivable, ReceiverDebit } from '../store/ledgerStore';
 import { recordBatchEvent, BATCH_EVENTS } from '../events/payoutEvents';
 import { JOBS, type PayoutsDeps } from './deps';
 
 /** The hour (Brasília) a failed transfer is tried again, the next business day. */
 const RETRY_HOUR = 6;
 
-async function receiverBlocked(db: Queryable, clientId: string, receiver: string | null): Promise<boolean> {
+async function receiverBlocked(deps: PayoutsDeps, db: Queryable, clientId: string, receiver: string | null): Promise<boolean> {
   if (receiver === null) return false;
-  const seller = await sellerStore.find(db, clientId, receiver);
+  const seller = await deps.sellerStore.find(db, clientId, receiver);
   return seller?.status === 'blocked';
 }
 
@@ -29,9 +28,9 @@ async function receiverBlocked(db: Queryable, clientId: string, receiver: string
 export async function settleClient(deps: PayoutsDeps, clientId: string, date: string): Promise<PaymentBatch[]> {
   const now = deps.clock.now();
   const created = await withTransaction(deps.pool, async (tx) => {
-    const due = await ledgerStore.dueReceivables(tx, clientId, date);
-    const debits = await ledgerStore.openDebits(tx, clientId);
-    const open = await ledgerStore.openAmounts(tx, clientId, due.map((r) => r.id));
+    const due = await deps.ledgerStore.dueReceivables(tx, clientId, date);
+    const debits = await deps.ledgerStore.openDebits(tx, clientId);
+    const open = await deps.ledgerStore.openAmounts(tx, clientId, due.map((r) => r.id));
     const receivers = new Map<string | null, { receivables: Receivable[]; debits: ReceiverDebit[] }>();
     const group = (receiver: string | null) => {
       let entry = receivers.get(receiver);
@@ -50,27 +49,27 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
     for (const [batchId, receivables] of scheduled) {
       for (const r of receivables) {
         const amount = open.get(r.id)?.scheduled ?? 0;
-        if (amount > 0) await ledgerStore.post(tx, clientId, scheduledSettlementPosting(r.id, r.receiver, amount), now);
+        if (amount > 0) await deps.ledgerStore.post(tx, clientId, scheduledSettlementPosting(r.id, r.receiver, amount), now);
       }
-      await ledgerStore.markSettled(tx, clientId, receivables.map((r) => r.id), batchId);
-      const batch = await batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
+      await deps.ledgerStore.markSettled(tx, clientId, receivables.map((r) => r.id), batchId);
+      const batch = await deps.batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
       if (!batch) continue;
       const work = receivers.get(batch.receiver);
       if (work && work.receivables.length === 0 && work.debits.length > 0 && batch.status === 'pending') {
         // The receiver's debits are taken from this transfer, as they would be from a batch of this date.
         const orders = work.debits.map((d) => debitOrder(clientId, batchId, batch.receiver, d, date, now));
-        await batchStore.insertOrders(tx, orders);
-        await ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
+        await deps.batchStore.insertOrders(tx, orders);
+        await deps.ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
         const amount = batch.amount + orders.reduce((s, o) => s + o.amount, 0);
         const changed: PaymentBatch = {
           ...batch,
           amount,
           status: amount > 0 ? 'pending' : 'offset',
           refundAmount: batch.refundAmount + work.debits.reduce((s, d) => s + d.amount, 0),
-          finalBalance: await ledgerStore.accountBalance(tx, clientId, availableAccount(batch.receiver)),
+          finalBalance: await deps.ledgerStore.accountBalance(tx, clientId, availableAccount(batch.receiver)),
           updatedAt: now,
         };
-        await batchStore.updateBatchAmounts(tx, changed);
+        await deps.batchStore.updateBatchAmounts(tx, changed);
         receivers.delete(batch.receiver);
         batches.push(changed);
       } else {
@@ -82,7 +81,7 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
       const orders: PaymentOrder[] = [];
       for (const r of work.receivables) {
         const amounts = open.get(r.id) ?? { net: 0, fee: 0 };
-        if (amounts.net > 0) await ledgerStore.post(tx, clientId, settlementPosting(r.id, receiver, amounts.net), now);
+        if (amounts.net > 0) await deps.ledgerStore.post(tx, clientId, settlementPosting(r.id, receiver, amounts.net), now);
         orders.push({
           id: randomUUID(),
           clientId,
@@ -113,15 +112,15 @@ export async function settleClient(deps: PayoutsDeps, clientId: string, date: st
         amount,
         feeAmount: orders.filter((o) => o.type === 'authorization').reduce((s, o) => s + o.totalFeeAmount, 0),
         refundAmount: work.debits.reduce((s, d) => s + d.amount, 0),
-        finalBalance: await ledgerStore.accountBalance(tx, clientId, availableAccount(receiver)),
+        finalBalance: await deps.ledgerStore.accountBalance(tx, clientId, availableAccount(receiver)),
         attempts: 0,
         createdAt: now,
         updatedAt: now,
       };
-      await batchStore.insertBatch(tx, batch);
-      await batchStore.insertOrders(tx, orders);
-      await ledgerStore.markSettled(tx, clientId, work.receivables.map((r) => r.id), batchId);
-      await ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
+      await deps.batchStore.insertBatch(tx, batch);
+      await deps.batchStore.insertOrders(tx, orders);
+      await deps.ledgerStore.markSettled(tx, clientId, work.receivables.map((r) => r.id), batchId);
+      await deps.ledgerStore.closeDebits(tx, clientId, work.debits.map((d) => d.id), batchId);
       await recordBatchEvent(tx, BATCH_EVENTS.created, batch, now);
       batches.push(batch);
     }
@@ -159,28 +158,28 @@ function debitOrder(clientId: string, batchId: string, receiver: string | null, 
  * seller is active again). A failed transfer is `failed` and tried again the next business day by a durable job.
  */
 export async function payBatch(deps: PayoutsDeps, clientId: string, batchId: string): Promise<PaymentBatch> {
-  const batch = await withTransaction(deps.pool, (tx) => batchStore.findBatch(tx, clientId, batchId));
+  const batch = await withTransaction(deps.pool, (tx) => deps.batchStore.findBatch(tx, clientId, batchId));
   if (!batch || batch.status === 'paid' || batch.status === 'offset') return batch!;
-  if (await receiverBlocked(deps.pool, clientId, batch.receiver)) return batch;
+  if (await receiverBlocked(deps, deps.pool, clientId, batch.receiver)) return batch;
   // A prepayment's batch is paid once the settlement of its payment date moved its receivables to available.
-  if (await ledgerStore.batchAwaitsSettlement(deps.pool, clientId, batchId)) return batch;
+  if (await deps.ledgerStore.batchAwaitsSettlement(deps.pool, clientId, batchId)) return batch;
   // The transfer is asked with no transaction open; its outcome is then written under the batch's row lock.
   const outcome = await deps.payouts.transfer(batch);
   const result = await withTransaction(deps.pool, async (tx) => {
-    const current = await batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
+    const current = await deps.batchStore.findBatch(tx, clientId, batchId, { forUpdate: true });
     if (!current || current.status === 'paid' || current.status === 'offset') return current!;
     const now = deps.clock.now();
     const next: PaymentBatch = { ...current, attempts: current.attempts + 1, updatedAt: now };
     if (outcome === 'paid') {
-      await ledgerStore.post(tx, clientId, payoutPosting(batchId, current.receiver, current.amount), now);
+      await deps.ledgerStore.post(tx, clientId, payoutPosting(batchId, current.receiver, current.amount), now);
       next.status = 'paid';
-      next.finalBalance = await ledgerStore.accountBalance(tx, clientId, availableAccount(current.receiver));
-      await batchStore.updateBatch(tx, next);
+      next.finalBalance = await deps.ledgerStore.accountBalance(tx, clientId, availableAccount(current.receiver));
+      await deps.batchStore.updateBatch(tx, next);
       await recordBatchEvent(tx, BATCH_EVENTS.paid, next, now);
     } else {
       next.status = 'failed';
       next.paymentDate = deps.calendar.nextAfter(current.paymentDate);
-      await batchStore.updateBatch(tx, next);
+      await deps.batchStore.updateBatch(tx, next);
       await scheduleJob(tx, {
         kind: JOBS.payBatch,
         runAt: brasiliaInstant(next.paymentDate, RETRY_HOUR, 0),
@@ -197,7 +196,7 @@ export async function payBatch(deps: PayoutsDeps, clientId: string, batchId: str
 
 /** The daily run: settles every client with something due by `date`. */
 export async function settleAll(deps: PayoutsDeps, date: string): Promise<number> {
-  const clients = await ledgerStore.clientsWithDueWork(deps.pool, date);
+  const clients = await deps.ledgerStore.clientsWithDueWork(deps.pool, date);
   for (const clientId of clients) await settleClient(deps, clientId, date);
   return clients.length;
 }

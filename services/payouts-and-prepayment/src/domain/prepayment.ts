@@ -28,6 +28,23 @@ export interface PrepaymentItem {
   net: number;
 }
 
+/** A simulation kept for its client to commit (`pending`), committed, or expired. */
+export interface Prepayment {
+  id: string;
+  clientId: string;
+  receiver: string | null;
+  status: 'pending' | 'committed' | 'expired';
+  grossAmount: number;
+  feeAmount: number;
+  netAmount: number;
+  monthlyRate: number;
+  paymentDate: string;
+  expiresAt: Date;
+  items: PrepaymentItem[];
+  createdAt: Date;
+  committedAt: Date | null;
+}
+
 export interface PrepaymentSimulation {
   paymentDate: string;
   expiresAt: Date;

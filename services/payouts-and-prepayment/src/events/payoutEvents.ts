@@ -1,7 +1,9 @@
 import { toPaymentBatchJson, toPrepaymentJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
-import { toBatchMessage, toPrepaymentMessage } from '../grpc/messages';
-import type { PaymentBatch, Prepayment } from '../store/batchStore';
+import type { PaymentBatch } from '../domain/batch';
+import type { Prepayment } from '../domain/prepayment';
+import { toBatchMessage } from '../wire/batchCodec';
+import { toPrepaymentMessage } from '../wire/prepaymentCodec';
 
 /** Events of payment batches; `data` is the batch as the REST API shows it. */
 export const BATCH_EVENTS = {

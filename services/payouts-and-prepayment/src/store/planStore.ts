@@ -29,82 +29,62 @@ function toPlan(row: PlanRow): Plan {
   };
 }
 
-/** SQL for plans, scoped by client. */
-export const planStore = {
-  async insert(db: Queryable, plan: Plan): Promise<void> {
-    await db.query(
-      `INSERT INTO plans (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [plan.id, plan.clientId, plan.name, plan.isDefault, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.createdAt, plan.updatedAt],
-    );
-  },
+/** SQL for plans, scoped by client; made once per service and injected through `PayoutsDeps`. */
+export function createPlanStore() {
+  return {
+    async insert(db: Queryable, plan: Plan): Promise<void> {
+      await db.query(
+        `INSERT INTO plans (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [plan.id, plan.clientId, plan.name, plan.isDefault, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.createdAt, plan.updatedAt],
+      );
+    },
 
-  /** The client's default plan, inserted when the client has none (a concurrent insert wins; its plan is read). */
-  async ensureDefault(db: Queryable, plan: Plan): Promise<Plan> {
-    await db.query(
-      `INSERT INTO plans (${COLUMNS}) VALUES ($1, $2, $3, true, $4, $5, $6, $7, $8)
-       ON CONFLICT (client_id) WHERE is_default DO NOTHING`,
-      [plan.id, plan.clientId, plan.name, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.createdAt, plan.updatedAt],
-    );
-    const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND is_default`, [plan.clientId]);
-    return toPlan(rows[0]!);
-  },
+    /** The client's default plan, inserted when the client has none (a concurrent insert wins; its plan is read). */
+    async ensureDefault(db: Queryable, plan: Plan): Promise<Plan> {
+      await db.query(
+        `INSERT INTO plans (${COLUMNS}) VALUES ($1, $2, $3, true, $4, $5, $6, $7, $8)
+         ON CONFLICT (client_id) WHERE is_default DO NOTHING`,
+        [plan.id, plan.clientId, plan.name, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.createdAt, plan.updatedAt],
+      );
+      const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND is_default`, [plan.clientId]);
+      return toPlan(rows[0]!);
+    },
 
-  async findById(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Plan | null> {
-    const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [clientId, id]);
-    return rows[0] ? toPlan(rows[0]) : null;
-  },
+    async findById(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<Plan | null> {
+      const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [clientId, id]);
+      return rows[0] ? toPlan(rows[0]) : null;
+    },
 
-  async findDefault(db: Queryable, clientId: string): Promise<Plan | null> {
-    const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND is_default`, [clientId]);
-    return rows[0] ? toPlan(rows[0]) : null;
-  },
+    async findDefault(db: Queryable, clientId: string): Promise<Plan | null> {
+      const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND is_default`, [clientId]);
+      return rows[0] ? toPlan(rows[0]) : null;
+    },
 
-  async list(db: Queryable, clientId: string, page: Page): Promise<{ items: Plan[]; total: number }> {
-    const { rows } = await db.query<PlanRow & { total: string }>(
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM plans WHERE client_id = $1 ORDER BY created_at ${page.direction}, id ${page.direction} LIMIT $2 OFFSET $3`,
-      [clientId, page.limit, page.offset],
-    );
-    return { items: rows.map(toPlan), total: rows[0] ? Number(rows[0].total) : 0 };
-  },
+    async list(db: Queryable, clientId: string, page: Page): Promise<{ items: Plan[]; total: number }> {
+      const { rows } = await db.query<PlanRow & { total: string }>(
+        `SELECT ${COLUMNS}, count(*) OVER () AS total FROM plans WHERE client_id = $1 ORDER BY created_at ${page.direction}, id ${page.direction} LIMIT $2 OFFSET $3`,
+        [clientId, page.limit, page.offset],
+      );
+      return { items: rows.map(toPlan), total: rows[0] ? Number(rows[0].total) : 0 };
+    },
 
-  async update(db: Queryable, plan: Plan): Promise<void> {
-    await db.query(
-      `UPDATE plans SET name = $3, is_default = $4, fees = $5, settlement_days = $6, prepayment_monthly_rate = $7, updated_at = $8 WHERE client_id = $1 AND id = $2`,
-      [plan.clientId, plan.id, plan.name, plan.isDefault, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.updatedAt],
-    );
-  },
+    async update(db: Queryable, plan: Plan): Promise<void> {
+      await db.query(
+        `UPDATE plans SET name = $3, is_default = $4, fees = $5, settlement_days = $6, prepayment_monthly_rate = $7, updated_at = $8 WHERE client_id = $1 AND id = $2`,
+        [plan.clientId, plan.id, plan.name, plan.isDefault, JSON.stringify(plan.fees), JSON.stringify(plan.settlementDays), plan.prepaymentMonthlyRate, plan.updatedAt],
+      );
+    },
 
-  /** Serializes changes of a client's default plan until the transaction ends (two at once would both clear, then both set). */
-  async lockDefault(db: Queryable, clientId: string): Promise<void> {
-    await db.query("SELECT pg_advisory_xact_lock(hashtextextended('payouts.default_plan:' || $1, 0))", [clientId]);
-  },
+    /** Serializes changes of a client's default plan until the transaction ends (two at once would both clear, then both set). */
+    async lockDefault(db: Queryable, clientId: string): Promise<void> {
+      await db.query("SELECT pg_advisory_xact_lock(hashtextextended('payouts.default_plan:' || $1, 0))", [clientId]);
+    },
 
-  /** Makes no plan of the client the default (before another becomes it, in the same transaction). */
-  async clearDefault(db: Queryable, clientId: string, at: Date): Promise<void> {
-    await db.query('UPDATE plans SET is_default = false, updated_at = $2 WHERE client_id = $1 AND is_default', [clientId, at]);
-  },
-};
-
-/** What this service knows of a seller, from the sellers service's events. */
-export interface SellerState {
-  id: string;
-  planId: string | null;
-  status: string;
+    /** Makes no plan of the client the default (before another becomes it, in the same transaction). */
+    async clearDefault(db: Queryable, clientId: string, at: Date): Promise<void> {
+      await db.query('UPDATE plans SET is_default = false, updated_at = $2 WHERE client_id = $1 AND is_default', [clientId, at]);
+    },
+  };
 }
 
-export const sellerStore = {
-  /** Keeps the newest state of a seller (an older event never overwrites a newer one). */
-  async upsert(db: Queryable, clientId: string, seller: SellerState, at: Date): Promise<void> {
-    await db.query(
-      `INSERT INTO sellers (client_id, id, plan_id, status, updated_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (client_id, id) DO UPDATE SET plan_id = EXCLUDED.plan_id, status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
-       WHERE sellers.updated_at <= EXCLUDED.updated_at`,
-      [clientId, seller.id, seller.planId, seller.status, at],
-    );
-  },
-
-  async find(db: Queryable, clientId: string, id: string): Promise<SellerState | null> {
-    const { rows } = await db.query<{ id: string; plan_id: string | null; status: string }>('SELECT id, plan_id, status FROM sellers WHERE client_id = $1 AND id = $2', [clientId, id]);
-    return rows[0] ? { id: rows[0].id, planId: rows[0].plan_id, status: rows[0].status } : null;
-  },
-};
+export type PlanStore = ReturnType<typeof createPlanStore>;

@@ -4,19 +4,9 @@ import type { PayoutsDeps } from '../app/deps';
 import { createPlan, getPlan, listPlans, updatePlan } from '../app/plans';
 import { commit, getPrepayment, listPrepaymentReceivables, simulate } from '../app/prepayment';
 import { advance, balance, getBatch, getOrder, listBatches, listOrders } from '../app/reads';
-import type { PaymentType } from '../domain/plan';
-import { toBatchMessage, toOrderMessage, toPlanMessage, toPrepaymentMessage } from './messages';
-
-/** The settlement days a request names, with the ones it leaves out absent. */
-function settlementDaysOf(input: payouts.SettlementDaysInput | undefined): Partial<Record<PaymentType, number>> {
-  if (!input) return {};
-  const days: Partial<Record<PaymentType, number>> = {};
-  for (const type of ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const) {
-    const value = input[type];
-    if (value !== undefined) days[type] = value;
-  }
-  return days;
-}
+import { toBatchMessage, toOrderMessage } from '../wire/batchCodec';
+import { settlementDaysOf, toPlanMessage } from '../wire/planCodec';
+import { toPrepaymentMessage } from '../wire/prepaymentCodec';
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
 
