@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors, requireClientId, withIdempotency, type AppError } from '@platform/kit';
 import { parseNewCustomer, type CreateCustomerInput, type Customer } from '../domain/customer';
 import { CUSTOMER_EVENTS, recordCustomerEvent } from '../events/customerEvents';
-import { customerCodec } from '../grpc/customerMessage';
+import { customerCodec } from '../wire/customerMessages';
 import type { CustomerDeps } from './deps';
 
 export const CREATE_CUSTOMER_OPERATION = 'customers.create';

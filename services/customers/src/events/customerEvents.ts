@@ -1,7 +1,7 @@
 import { CUSTOMER_EVENT_TYPES, toCustomerCardLinkJson, toCustomerJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Customer } from '../domain/customer';
-import { toCustomerMessage } from '../grpc/customerMessage';
+import { toCustomerMessage } from '../wire/customerMessages';
 
 export const CUSTOMER_EVENTS = CUSTOMER_EVENT_TYPES;
 

@@ -8,7 +8,7 @@ import { getCustomer } from '../app/getCustomer';
 import { listCustomerCards } from '../app/listCustomerCards';
 import { listCustomers } from '../app/listCustomers';
 import { updateCustomer } from '../app/updateCustomer';
-import { toCustomerMessage } from './customerMessage';
+import { toCustomerMessage } from '../wire/customerMessages';
 
 export function createCustomerHandlers(deps: CustomerDeps): Handlers<typeof customers.CustomersServiceService> {
   return {
