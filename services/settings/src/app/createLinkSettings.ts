@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueEvent, withIdempotency, type IdempotencyCodec } from '@platform/kit';
+import { enqueueEvent, withIdempotency } from '@platform/kit';
 import type { LinkSettings } from '../domain/linkSettings';
 import { linkSettingsEventData, SETTINGS_EVENTS } from '../events/settingsEvents';
+import { linkSettingsCodec } from '../wire/settingsMessages';
 import type { AppDeps } from './deps';
 import { fingerprint, parseLinkSettingsWrite, type LinkSettingsWriteInput } from './linkSettingsInput';
-
-const linkSettingsCodec: IdempotencyCodec<LinkSettings> = {
-  encode: (settings) => Buffer.from(JSON.stringify(settings)),
-  decode: (bytes) => {
-    const raw = JSON.parse(Buffer.from(bytes).toString('utf8')) as LinkSettings & { createdAt: string; updatedAt: string };
-    return { ...raw, createdAt: new Date(raw.createdAt), updatedAt: new Date(raw.updatedAt) };
-  },
-};
 
 /**
  * Creates the settings of exactly one scope (the client default, or one merchant of the caller: payments is asked,

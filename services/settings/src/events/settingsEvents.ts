@@ -13,7 +13,7 @@ import type { ApiKey } from '../domain/apiKeys';
 import type { ClientAccount } from '../domain/clients';
 import type { LinkSettings } from '../domain/linkSettings';
 import type { SubscriptionSettings } from '../domain/subscriptionSettings';
-import { toClientMessage, toLinkSettingsMessage, toSubscriptionSettingsMessage } from '../grpc/mappers';
+import { toClientMessage, toLinkSettingsMessage, toSubscriptionSettingsMessage } from '../wire/settingsMessages';
 
 /**
  * Events this service publishes (subject = type), each with the envelope `{id, type, occurredAt, clientId, data}`.

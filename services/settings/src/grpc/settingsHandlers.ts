@@ -14,7 +14,7 @@ import { revokeApiKey } from '../app/revokeApiKey';
 import { updateClient } from '../app/updateClient';
 import { updateLinkSettings } from '../app/updateLinkSettings';
 import { updateSubscriptionSettings } from '../app/updateSubscriptionSettings';
-import { toClientMessage, toLinkSettingsMessage, toLogoMessage, toSubscriptionSettingsMessage } from './mappers';
+import { toClientMessage, toLinkSettingsMessage, toLogoMessage, toSubscriptionSettingsMessage } from '../wire/settingsMessages';
 
 export type SettingsHandlers = Handlers<typeof pb.SettingsServiceService>;
 

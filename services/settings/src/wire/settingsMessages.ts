@@ -1,4 +1,5 @@
 import type { settings as pb } from '@platform/contracts';
+import type { IdempotencyCodec } from '@platform/kit';
 import type { ClientAccount } from '../domain/clients';
 import type { LinkSettings } from '../domain/linkSettings';
 import type { Logo } from '../domain/logos';
@@ -47,3 +48,15 @@ export function toSubscriptionSettingsMessage(settings: SubscriptionSettings): p
     updatedAt: settings.updatedAt,
   };
 }
+
+/**
+ * The idempotency record of a link settings creation keeps the answer as JSON with its dates as ISO strings (the
+ * records already stored are in that form), so a replay answers what the first call did.
+ */
+export const linkSettingsCodec: IdempotencyCodec<LinkSettings> = {
+  encode: (settings) => Buffer.from(JSON.stringify(settings)),
+  decode: (bytes) => {
+    const raw = JSON.parse(Buffer.from(bytes).toString('utf8')) as LinkSettings & { createdAt: string; updatedAt: string };
+    return { ...raw, createdAt: new Date(raw.createdAt), updatedAt: new Date(raw.updatedAt) };
+  },
+};
