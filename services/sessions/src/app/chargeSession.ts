@@ -185,7 +185,7 @@ async function requireTokenOfSession(deps: SessionDeps, clientId: string, sessio
   throw errors.businessRule(
     'token_not_for_session',
     madeFor === ''
-      ? "This token was made with a client key: a session is paid only with a token made with that session's publicKey"
+      ? "This token was made with a client key: a session is paid only with a token made with that session's publicKey (tokenize the buyer's card with X-Api-Key set to it)"
       : "This token was made for another session: a session is paid only with a token made with that session's publicKey",
   );
 }
