@@ -2,8 +2,8 @@ import { toPaymentBatchJson, toPrepaymentJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { PaymentBatch } from '../domain/batch';
 import type { Prepayment } from '../domain/prepayment';
-import { toBatchMessage } from '../wire/batchCodec';
-import { toPrepaymentMessage } from '../wire/prepaymentCodec';
+import { toBatchMessage } from '../wire/batchMessages';
+import { toPrepaymentMessage } from '../wire/prepaymentMessages';
 
 /** Events of payment batches; `data` is the batch as the REST API shows it. */
 export const BATCH_EVENTS = {

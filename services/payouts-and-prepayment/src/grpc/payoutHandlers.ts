@@ -4,9 +4,9 @@ import type { PayoutsDeps } from '../app/deps';
 import { createPlan, getPlan, listPlans, updatePlan } from '../app/plans';
 import { commit, getPrepayment, listPrepaymentReceivables, simulate } from '../app/prepayment';
 import { advance, balance, getBatch, getOrder, listBatches, listOrders } from '../app/reads';
-import { toBatchMessage, toOrderMessage } from '../wire/batchCodec';
-import { settlementDaysOf, toPlanMessage } from '../wire/planCodec';
-import { toPrepaymentMessage } from '../wire/prepaymentCodec';
+import { toBatchMessage, toOrderMessage } from '../wire/batchMessages';
+import { settlementDaysOf, toPlanMessage } from '../wire/planMessages';
+import { toPrepaymentMessage } from '../wire/prepaymentMessages';
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
 

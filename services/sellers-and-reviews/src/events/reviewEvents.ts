@@ -1,6 +1,6 @@
 import { enqueueEvent, type Clock, type Queryable } from '@platform/kit';
 import type { Review } from '../domain/review';
-import { toReviewJson } from '../wire/reviewCodec';
+import { toReviewJson } from '../wire/reviewMessages';
 
 /** Events of registration reviews (subject `sellers.registration_review.<what happened>`); listed in docs/events.md. */
 export const REVIEW_EVENTS = {

@@ -1,7 +1,7 @@
 import { toSellerJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Seller, SellerStatus } from '../domain/seller';
-import { toSellerMessage } from '../wire/sellerCodec';
+import { toSellerMessage } from '../wire/sellerMessages';
 
 /** Events of sellers (subject `sellers.seller.<what happened>`); listed in docs/events.md. */
 export const SELLER_EVENTS = {

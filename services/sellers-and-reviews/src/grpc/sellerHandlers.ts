@@ -4,8 +4,8 @@ import type { SellerDeps } from '../app/deps';
 import { cancelReview, getReview, listReviews, openReview, sendRequestedFields, submitReview } from '../app/reviews';
 import { createSeller, deleteSeller, getSeller, listSellers, updateSeller, type SellerCreatedHook } from '../app/sellers';
 import { checkSplitReceivers } from '../app/splitReceivers';
-import { toReviewMessage } from '../wire/reviewCodec';
-import { toSellerMessage } from '../wire/sellerCodec';
+import { toReviewMessage } from '../wire/reviewMessages';
+import { toSellerMessage } from '../wire/sellerMessages';
 
 export function createSellerHandlers(deps: SellerDeps, onCreated: SellerCreatedHook[] = []): Handlers<typeof sellers.SellersServiceService> {
   const review = (r: Parameters<typeof toReviewMessage>[0]) => toReviewMessage(r, deps.clock.now());
