@@ -1,7 +1,6 @@
 import { AppError } from '@platform/kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { GatewayConfig } from '../config';
 import type { Access } from './auth';
 import { TransportError } from './errors';
 
@@ -144,16 +143,20 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
   };
 }
 
-export type RateLimitKey =
-  | 'RATE_LIMIT_ENABLED'
-  | 'RATE_LIMIT_READS_PER_SECOND'
-  | 'RATE_LIMIT_WRITES_PER_SECOND'
-  | 'RATE_LIMIT_BURST'
-  | 'RATE_LIMIT_UNAUTHENTICATED_PER_SECOND'
-  | 'RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND';
+/** The RATE_LIMIT_* settings as the gateway's configuration parses them (config.ts reads them from the environment). */
+export interface RateLimitConfig {
+  RATE_LIMIT_ENABLED?: boolean;
+  RATE_LIMIT_READS_PER_SECOND?: number;
+  RATE_LIMIT_WRITES_PER_SECOND?: number;
+  RATE_LIMIT_BURST?: number;
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND?: number;
+  RATE_LIMIT_FAILED_AUTH_PER_CLIENT_ID_PER_SECOND?: number;
+}
+
+export type RateLimitKey = keyof RateLimitConfig;
 
 /** The limits the configuration asks for, or none when RATE_LIMIT_ENABLED is not true. Unset numbers take the defaults. */
-export function rateLimitsOf(config: Partial<Pick<GatewayConfig, RateLimitKey>>): RateLimits | undefined {
+export function rateLimitsOf(config: RateLimitConfig): RateLimits | undefined {
   if (config.RATE_LIMIT_ENABLED !== true) return undefined;
   return createRateLimits({
     readsPerSecond: config.RATE_LIMIT_READS_PER_SECOND ?? DEFAULT_RATE_LIMITS.readsPerSecond,
