@@ -2,8 +2,6 @@ import type { sellers } from '@platform/contracts';
 import { toPageRequest } from '../../http/pagination';
 import type { CreateSellerInput, ListSellersInput } from './schemas';
 
-export const SELLER_STATUS_VALUES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
-
 /** The body travels as it came (the service validates it whole); only undefined keys are dropped. */
 function asObject(input: CreateSellerInput): { [key: string]: unknown } {
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));

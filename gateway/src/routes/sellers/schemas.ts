@@ -1,6 +1,7 @@
-import { SELLER_STATUS_VALUES } from './mapping';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { z } from '../../openapi/zod';
+
+export const SELLER_STATUS_VALUES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
 
 const object = z.record(z.string(), z.unknown());
 
