@@ -18,15 +18,12 @@ import type { VaultContext } from './app/vault/context';
 import { vaultCron, vaultJobs } from './app/vaultJobs';
 import { paymentsConfig } from './config';
 import type { PaymentsDeps } from './deps';
-import { chargeAnswers } from './grpc/chargeMessages';
 import { createChargeHandlers } from './grpc/chargeHandlers';
 import { createMerchantHandlers } from './grpc/merchantHandlers';
 import { createReceiptHandlers } from './grpc/receiptHandlers';
 import { createReportHandlers } from './grpc/reportHandlers';
 import { createSubscriptionHandlers } from './grpc/subscriptionHandlers';
-import { merchantAnswers } from './grpc/merchantMessages';
 import { createVaultHandlers } from './grpc/vaultHandlers';
-import { vaultAnswers } from './grpc/vaultMessages';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createCardStore } from './store/cardStore';
 import { createChargeStore } from './store/chargeStore';
@@ -85,8 +82,8 @@ export function definePaymentsService(
         options.subscriptionSettings && options.clients
           ? undefined
           : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
-      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, answers: merchantAnswers };
-      const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants, answers: vaultAnswers };
+      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows };
+      const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants };
       const chargeDeps: ChargeDeps = {
         pool,
         log,
@@ -100,7 +97,6 @@ export function definePaymentsService(
         customers: customerDirectory,
         sellers: sellerDirectory,
         vault: createVaultLookup(stores),
-        answers: chargeAnswers,
       };
       const subscriptionDeps: SubscriptionDeps = {
         pool,

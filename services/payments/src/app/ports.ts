@@ -1,5 +1,5 @@
 import type { Queryable } from '@platform/kit';
-import type { CardBrand } from '../domain/card';
+import type { CardData } from '../domain/card';
 import type { InlineCard } from '../domain/newCharge';
 import type { FlowRule } from '../domain/flow';
 import type { PlatformFeeRule } from '../domain/merchant';
@@ -8,21 +8,6 @@ import type { PlatformFeeRule } from '../domain/merchant';
  * The seams between the two halves of the service: merchants/providers/flows and the vault on one side
  * (src/app/merchants*, src/app/vault*), charges and provider adapters on the other (src/app/charges*).
  */
-
-/** A card opened for one authorization: the number and CVV live only in memory, for the length of that request. */
-export interface CardData {
-  cardId?: string;
-  tokenId?: string;
-  number: string;
-  cvv?: string;
-  expirationMonth: number;
-  expirationYear: number;
-  holderName: string;
-  brand: CardBrand;
-  first6: string;
-  last4: string;
-  fingerprint: string;
-}
 
 /** Where the card of a charge is: a saved card (with its CVV, or none), an inline card, or a token. Empty is "not given". */
 export interface CardSourceInput {

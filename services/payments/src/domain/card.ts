@@ -100,3 +100,18 @@ export interface IssuedToken {
   id: string;
   expiresAt: Date;
 }
+
+/** A card opened for one authorization: the number and CVV live only in memory, for the length of that request. */
+export interface CardData {
+  cardId?: string;
+  tokenId?: string;
+  number: string;
+  cvv?: string;
+  expirationMonth: number;
+  expirationYear: number;
+  holderName: string;
+  brand: CardBrand;
+  first6: string;
+  last4: string;
+  fingerprint: string;
+}

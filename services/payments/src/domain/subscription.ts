@@ -1,3 +1,4 @@
+import type { ParsedSplitRule } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 import { isCurrencyCode } from './newCharge';
 import { nonEmpty } from './values';
@@ -451,4 +452,64 @@ export function parseNewSubscription(input: NewSubscriptionInput, now: Date): Ne
     cardId,
     installments,
   };
+}
+
+/** A subscription as it is stored and shown (the wire's `Subscription`). */
+export interface SubscriptionItem {
+  name: string;
+  amount: number;
+  quantity: number;
+}
+
+export type SubscriptionSplitRule = ParsedSplitRule;
+
+export interface SubscriptionRecord {
+  id: string;
+  clientId: string;
+  merchantId: string;
+  customerId: string;
+  cardId: string;
+  name: string;
+  items: SubscriptionItem[];
+  amount: number;
+  currency: string;
+  interval: string;
+  cycles: number | null;
+  anchor: Date;
+  startAt: Date;
+  trialEndAt: Date | null;
+  installments: number;
+  splitRules: SubscriptionSplitRule[];
+  status: string;
+  pausedFrom: string | null;
+  nextCycle: number;
+  cyclesBilled: number;
+  createdAt: Date;
+  updatedAt: Date;
+  canceledAt: Date | null;
+  pausedAt: Date | null;
+}
+
+export interface CycleAttempt {
+  attempt: number;
+  chargeId: string | null;
+  status: 'authorized' | 'failed';
+  declinedCode: string | null;
+  attemptedAt: Date;
+}
+
+export interface CycleRecord {
+  id: string;
+  clientId: string;
+  subscriptionId: string;
+  number: number;
+  status: string;
+  amount: number;
+  dueAt: Date;
+  nextAttemptAt: Date | null;
+  retryDays: number[] | null;
+  cancelAfterAllRetries: boolean | null;
+  attempts: CycleAttempt[];
+  createdAt: Date;
+  updatedAt: Date;
 }

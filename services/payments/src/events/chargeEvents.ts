@@ -1,7 +1,7 @@
 import { toChargeJson, type ChargeJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Charge } from '../domain/charge';
-import { sentCharge } from '../grpc/chargeMessages';
+import { toChargeMessage } from '../wire/chargeMessages';
 
 /** `payments.charge.<status>`: the subject names the status the charge has after the change. */
 export function chargeEventType(charge: Pick<Charge, 'status'>): string {
@@ -10,7 +10,7 @@ export function chargeEventType(charge: Pick<Charge, 'status'>): string {
 
 /** The charge as the REST API shows it: the same mapper makes the answer and the event's data. */
 export function chargeEventData(charge: Charge): ChargeJson {
-  return toChargeJson(sentCharge(charge));
+  return toChargeJson(toChargeMessage(charge));
 }
 
 /** Writes the event in the transaction of the change, with the whole charge as it is after the change. */

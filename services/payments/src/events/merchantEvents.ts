@@ -2,7 +2,7 @@ import { toFlowJson, toMerchantJson, toProviderJson } from '@platform/api-model'
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Flow } from '../domain/flow';
 import type { Merchant, Provider } from '../domain/merchant';
-import { sentFlow, sentMerchant, sentProvider } from '../grpc/merchantMessages';
+import { toFlowMessage, toMerchantMessage, toProviderMessage } from '../wire/merchantMessages';
 
 export const MERCHANT_EVENTS = {
   merchantCreated: 'payments.merchant.created',
@@ -20,11 +20,11 @@ type MerchantEventType = typeof MERCHANT_EVENTS.merchantCreated | typeof MERCHAN
  * providers carry the credentials type only, never the secrets.
  */
 export async function recordMerchantEvent(tx: Queryable, type: MerchantEventType, merchant: Merchant, occurredAt: Date): Promise<void> {
-  await enqueueEvent(tx, { type, clientId: merchant.clientId, data: toMerchantJson(sentMerchant(merchant)), occurredAt });
+  await enqueueEvent(tx, { type, clientId: merchant.clientId, data: toMerchantJson(toMerchantMessage(merchant)), occurredAt });
 }
 
 export async function recordProviderUpdated(tx: Queryable, provider: Provider, occurredAt: Date): Promise<void> {
-  const data = toProviderJson(sentProvider(provider));
+  const data = toProviderJson(toProviderMessage(provider));
   await enqueueEvent(tx, { type: MERCHANT_EVENTS.providerUpdated, clientId: provider.clientId, data, occurredAt });
 }
 
@@ -34,5 +34,5 @@ export async function recordFlowEvent(
   flow: Flow,
   occurredAt: Date,
 ): Promise<void> {
-  await enqueueEvent(tx, { type, clientId: flow.clientId, data: toFlowJson(sentFlow(flow)), occurredAt });
+  await enqueueEvent(tx, { type, clientId: flow.clientId, data: toFlowJson(toFlowMessage(flow)), occurredAt });
 }

@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_EVENT_TYPES, toSubscriptionCycleJson, toSubscriptionJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
-import { toCycleMessage, toSubscriptionMessage } from '../grpc/subscriptionMessages';
-import type { CycleRecord, SubscriptionRecord } from '../store/subscriptionStore';
+import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
+import { toCycleMessage, toSubscriptionMessage } from '../wire/subscriptionMessages';
 
 export const SUBSCRIPTION_EVENTS = SUBSCRIPTION_EVENT_TYPES;
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENTS)[keyof typeof SUBSCRIPTION_EVENTS];

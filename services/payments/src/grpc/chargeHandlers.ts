@@ -10,7 +10,7 @@ import { setAntifraudStatus } from '../app/charges/setAntifraudStatus';
 import { setSandboxChargeStatus } from '../app/charges/setSandboxChargeStatus';
 import { setupThreeDS } from '../app/charges/setupThreeDS';
 import { voidCharge } from '../app/charges/voidCharge';
-import { toChargeMessage, toChargeRequest } from './chargeMessages';
+import { toChargeMessage } from '../wire/chargeMessages';
 
 type ChargeRpc =
   | 'createCharge'
@@ -25,7 +25,7 @@ type ChargeRpc =
 
 export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
   return {
-    createCharge: async (request, call) => toChargeMessage(await createCharge(ctx, toChargeRequest(request), call.idempotencyKey)),
+    createCharge: async (request, call) => toChargeMessage(await createCharge(ctx, request, call.idempotencyKey)),
     listCharges: async (request) => {
       const { items, meta } = await listCharges(ctx, request);
       return { items: items.map(toChargeMessage), meta };

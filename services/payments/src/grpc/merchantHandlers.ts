@@ -15,7 +15,7 @@ import { setPlatformFeeEnabled } from '../app/merchants/setPlatformFeeEnabled';
 import { updateMerchant } from '../app/merchants/updateMerchant';
 import { updateProvider } from '../app/merchants/updateProvider';
 import type { FlowInput } from '../domain/flow';
-import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from './merchantMessages';
+import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from '../wire/merchantMessages';
 
 type MerchantRpc =
   | 'createMerchant'

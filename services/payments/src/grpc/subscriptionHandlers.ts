@@ -14,7 +14,7 @@ import {
   resumeSubscription,
   type SubscriptionView,
 } from '../app/subscriptions/subscriptions';
-import { toCycleMessage, toSubscriptionMessage, withNextBilling } from './subscriptionMessages';
+import { toCycleMessage, toSubscriptionMessage, withNextBilling } from '../wire/subscriptionMessages';
 
 type SubscriptionRpc =
   | 'createSubscription'

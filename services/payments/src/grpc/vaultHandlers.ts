@@ -7,7 +7,7 @@ import { createToken } from '../app/vault/createToken';
 import { getCard } from '../app/vault/getCard';
 import { listCards } from '../app/vault/listCards';
 import { getTokenSession } from '../app/vault/tokenSession';
-import { toCardMessage, toCardTokenMessage } from './vaultMessages';
+import { toCardMessage, toCardTokenMessage } from '../wire/vaultMessages';
 
 type VaultRpc = 'createToken' | 'getTokenSession' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';
 

@@ -3,7 +3,6 @@ import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { createLogger } from '@platform/kit';
-import { chargeAnswers } from '../../src/grpc/chargeMessages';
 import { createCharge } from '../../src/app/charges/createCharge';
 import type { ChargeDeps } from '../../src/app/charges/deps';
 import { createMerchantDirectory } from '../../src/app/merchants/merchantDirectory';
@@ -41,7 +40,6 @@ beforeAll(async () => {
     customers: new FakeCustomers({ strict: false }),
     sellers: new FakeSellers(),
     vault: createVaultLookup(stores),
-    answers: chargeAnswers,
   };
 });
 

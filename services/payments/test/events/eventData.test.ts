@@ -2,8 +2,8 @@ import { toChargeJson, toMerchantJson } from '@platform/api-model';
 import type { Charge, TransactionRequestRecord } from '../../src/domain/charge';
 import type { Merchant } from '../../src/domain/merchant';
 import { chargeEventData } from '../../src/events/chargeEvents';
-import { sentCharge } from '../../src/grpc/chargeMessages';
-import { sentMerchant } from '../../src/grpc/merchantMessages';
+import { toChargeMessage } from '../../src/wire/chargeMessages';
+import { toMerchantMessage } from '../../src/wire/merchantMessages';
 
 const at = new Date('2030-01-01T00:00:00Z');
 
@@ -72,7 +72,7 @@ function charge(overrides: Partial<Charge> = {}): Charge {
 describe('the data of a charge event', () => {
   it('is the charge as the REST API answers it, from the same mapper', () => {
     const data = chargeEventData(charge());
-    expect(data).toEqual(toChargeJson(sentCharge(charge())));
+    expect(data).toEqual(toChargeJson(toChargeMessage(charge())));
     expect(data).toMatchObject({ id: 'c1', status: 'authorized', statementDescriptor: null, createdAt: '2030-01-01T00:00:00.000Z' });
     expect(data.paymentMethod).toMatchObject({ paymentType: 'credit', installments: 1, recurrence: null, expiresAt: null });
     expect(data.paymentSource).toMatchObject({ last4digits: '1111', cardId: null, customer: null });
@@ -115,7 +115,7 @@ describe('the data of a merchant event', () => {
       createdAt: at,
       updatedAt: at,
     };
-    expect(toMerchantJson(sentMerchant(merchant)).providers).toEqual([
+    expect(toMerchantJson(toMerchantMessage(merchant)).providers).toEqual([
       { id: 'p', merchantId: 'm', name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' }, options: {}, createdAt: at.toISOString(), updatedAt: at.toISOString() },
     ]);
   });

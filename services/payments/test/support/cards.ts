@@ -1,4 +1,4 @@
-import type { CardData } from '../../src/app/ports';
+import type { CardData } from '../../src/domain/card';
 
 export { cardNumberEnding } from '@platform/testkit';
 

@@ -1,4 +1,4 @@
-import { errors, type PoolClient, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { errors, jsonCodec, type PoolClient, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
 import { type Charge, type SellerAmount, type TransactionRequestRecord } from '../../domain/charge';
 import { settleOperation, type OperationCause } from '../../domain/chargeChanges';
 import { recordChargeEvent } from '../../events/chargeEvents';
@@ -23,6 +23,9 @@ type Prepared =
   | { kind: 'local' }
   | { kind: 'done'; request: TransactionRequestRecord; cause: OperationCause }
   | { kind: 'settled'; requestId: string };
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const chargeCodec = jsonCodec<Charge>();
 
 const busy = () => errors.conflict('Another capture, void or refund of this charge is in progress', 'charge_operation_in_progress');
 
@@ -51,7 +54,7 @@ export async function changeCharge(
   const earlierId = key ? derivedId(clientId, key, operation, options.request) : undefined;
   const changed = await withIdempotency(
     deps.pool,
-    { clientId, key, operation, request: options.request, codec: deps.answers.charge },
+    { clientId, key, operation, request: options.request, codec: chargeCodec },
     {
       prepare: async ({ takeover }): Promise<Prepared> => {
         const reserved = await withTransaction(deps.pool, (tx) => reserve(deps, tx, { clientId, id: options.id, earlierId, takeover }, plan));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { checkBeforeChange, errors, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { checkBeforeChange, errors, jsonCodec, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import type { CardData } from '../../domain/card';
 import { needsCard, type AntifraudState, type Charge, type ChargePaymentMethod, type ChargeSourceView, type TransactionRequestRecord } from '../../domain/charge';
 import { antifraudDeclinedCode } from '../../domain/chargeChanges';
 import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSource } from '../../domain/newCharge';
@@ -8,13 +9,16 @@ import type { ChargeStatus } from '../../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain/routing';
 import type { AuthorizeRequest } from '../../providers/types';
 import { recordChargeEvent } from '../../events/chargeEvents';
-import type { CardData, CardSourceInput, MerchantForCharge } from '../ports';
+import type { CardSourceInput, MerchantForCharge } from '../ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
 import { chargesTotal } from './metrics';
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 
 export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const chargeCodec = jsonCodec<Charge>();
 
 /**
  * With an idempotency key the charge id is derived from the client, the key and the request, so that a retry
@@ -198,7 +202,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
   const input = parseNewCharge(request, deps.clock.now());
   const charge = await withIdempotency(
     deps.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: deps.answers.charge },
+    { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: chargeCodec },
     {
       prepare: async () => {
         // The customer is the caller's, and the sellers of the split can receive, or nothing is stored and no

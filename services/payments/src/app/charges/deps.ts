@@ -1,6 +1,5 @@
-import type { Clock, IdempotencyCodec, Logger, Pool, Queryable } from '@platform/kit';
+import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../config';
-import type { Charge } from '../../domain/charge';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { ChargeStore } from '../../store/chargeStore';
 import type { CustomerDirectory } from '../customerDirectory';
@@ -21,15 +20,6 @@ export interface ThreeDSSetup {
   providerType: string;
 }
 
-/**
- * How the idempotency record keeps each answer, so that a replay answers what the first call did. The transport
- * decides (the gRPC layer keeps its wire messages) and service.ts hands them over.
- */
-export interface ChargeAnswers {
-  charge: IdempotencyCodec<Charge>;
-  threeDSSetup: IdempotencyCodec<ThreeDSSetup>;
-}
-
 /** What the charge use cases work with; service.ts builds the real ones, tests may pass others. */
 export interface ChargeDeps {
   pool: Pool;
@@ -47,5 +37,4 @@ export interface ChargeDeps {
   /** Whether the sellers of a split are the caller's, of the merchant, and can receive; sellers-and-reviews owns them. */
   sellers: SellerDirectory;
   vault: VaultLookup;
-  answers: ChargeAnswers;
 }

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { errors, isUuid, requireClientId, withIdempotency } from '@platform/kit';
+import { errors, isUuid, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
 import { callWithTimeout } from '../../providers/call';
 import { SANDBOX_TYPE } from '../../providers/sandbox';
 import type { ThreeDSSetupRow } from '../../store/chargeStore';
 import type { ChargeDeps, ThreeDSSetup } from './deps';
 
 export const SETUP_THREE_DS_OPERATION = 'payments.three_ds.setup';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const setupCodec = jsonCodec<ThreeDSSetup>();
 
 /**
  * Opens a 3DS2 device data collection for a saved card or a card token. No merchant is named, so the setup is
@@ -22,7 +25,7 @@ export async function setupThreeDS(deps: ChargeDeps, request: { clientId: string
   const sourceType: 'card' | 'token' = rawType;
   if (sourceType === 'card' && !isUuid(cardId)) throw errors.validation('Invalid 3DS setup', [{ field: 'cardId', message: 'must be a UUID' }]);
   if (sourceType === 'token' && !isUuid(tokenId)) throw errors.validation('Invalid 3DS setup', [{ field: 'tokenId', message: 'must be a UUID' }]);
-  const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: deps.answers.threeDSSetup };
+  const options = { clientId, key: idempotencyKey, operation: SETUP_THREE_DS_OPERATION, request, codec: setupCodec };
   return withIdempotency(deps.pool, options, {
     prepare: async () => {
       const now = deps.clock.now();

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { errors, type Queryable, requireClientId, withIdempotency } from '@platform/kit';
+import { errors, jsonCodec, type Queryable, requireClientId, withIdempotency } from '@platform/kit';
 import { assertRoutesUseProviders, parseFlowDefinition, type Flow, type FlowDefinition, type FlowInput } from '../../domain/flow';
 import { isPaymentProvider } from '../../domain/merchant';
 import type { MerchantContext } from '../merchants/context';
 import { MERCHANT_EVENTS, recordFlowEvent } from '../../events/merchantEvents';
 
 export const CREATE_FLOW_OPERATION = 'payments.flows.create';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const flowCodec = jsonCodec<Flow>();
 
 /**
  * Locks the merchant (so its providers cannot change under the check) and checks that every route names an
@@ -23,7 +26,7 @@ export async function createFlow(ctx: MerchantContext, command: FlowInput & { cl
   const definition = parseFlowDefinition(command);
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_FLOW_OPERATION, request: command, codec: ctx.answers.flow },
+    { clientId, key: idempotencyKey, operation: CREATE_FLOW_OPERATION, request: command, codec: flowCodec },
     async (tx) => {
       await checkRoutesOfMerchant(ctx, tx, clientId, command.merchantId, definition);
       const now = ctx.clock.now();

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { errors, requireClientId, withIdempotency } from '@platform/kit';
+import { errors, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
 import { parseNewMerchant, type CreateMerchantInput, type Merchant } from '../../domain/merchant';
 import type { MerchantContext } from './context';
 import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
 
 export const CREATE_MERCHANT_OPERATION = 'payments.merchants.create';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const merchantCodec = jsonCodec<Merchant>();
 
 export async function createMerchant(
   ctx: MerchantContext,
@@ -20,7 +23,7 @@ export async function createMerchant(
   };
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: ctx.answers.merchant },
+    { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: merchantCodec },
     async (tx) => {
       const now = ctx.clock.now();
       const id = randomUUID();

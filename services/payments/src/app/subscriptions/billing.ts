@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { SUBSCRIPTION_SETTINGS_LIMITS } from '@platform/api-model';
 import { AppError, errors, instanceKeyOf, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
-import { afterFailedAttempt, cycleDueAt, nextSubscriptionStatus, type Interval, type RetryPolicy, type SubscriptionEvent, type SubscriptionStatus } from '../../domain/subscription';
+import {
+  afterFailedAttempt,
+  cycleDueAt,
+  nextSubscriptionStatus,
+  type CycleRecord,
+  type Interval,
+  type RetryPolicy,
+  type SubscriptionEvent,
+  type SubscriptionRecord,
+  type SubscriptionStatus,
+} from '../../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
-import { subscriptionStore, type CycleRecord, type SubscriptionRecord } from '../../store/subscriptionStore';
+import { subscriptionStore } from '../../store/subscriptionStore';
 import { createCharge } from '../charges/createCharge';
 import type { SubscriptionDeps } from './deps';
 import { getSubscription, openCycle, scheduleAttempt, type SubscriptionView } from './subscriptions';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errors, requireClientId, withIdempotency } from '@platform/kit';
+import { errors, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
 import { isExpired, type SavedCard } from '../../domain/card';
 import { recordCardCreated } from '../../events/cardEvents';
 import { expiredCard } from './cardInput';
@@ -8,6 +8,9 @@ import { sandboxCvvVerified } from './cvvCheck';
 import { consumeToken } from './tokenSession';
 
 export const CREATE_CARD_OPERATION = 'payments.cards.create';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const cardCodec = jsonCodec<SavedCard>();
 
 export interface CreateCardInput {
   clientId: string;
@@ -26,7 +29,7 @@ export async function createCard(ctx: VaultContext, input: CreateCardInput, idem
   const merchantId = input.merchantId?.trim() ? input.merchantId.trim().toLowerCase() : null;
   const created = await withIdempotency(
     ctx.pool,
-    { clientId, key: idempotencyKey, operation: CREATE_CARD_OPERATION, request: input, codec: ctx.answers.card },
+    { clientId, key: idempotencyKey, operation: CREATE_CARD_OPERATION, request: input, codec: cardCodec },
     async (tx) => {
       if (merchantId !== null && !(await ctx.merchants.findMerchant(tx, clientId, merchantId))) {
         throw errors.notFound('Merchant', merchantId);

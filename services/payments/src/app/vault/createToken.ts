@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { errors, isUuid, requireClientId, withIdempotency } from '@platform/kit';
+import { errors, isUuid, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
 import type { IssuedToken } from '../../domain/card';
 import { parseTokenCard, type CardInput } from './cardInput';
 import type { VaultContext } from './context';
 
 export const CREATE_TOKEN_OPERATION = 'payments.tokens.create';
+
+/** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
+const tokenCodec = jsonCodec<IssuedToken>();
 
 /**
  * Seals the card in a single-use token that lives CARD_TOKEN_TTL_SECONDS. With a `sessionId` (the card was tokenized
@@ -25,7 +28,7 @@ export async function createToken(
     card: ctx.vault.fingerprint(`token-request:${JSON.stringify([card.number, card.cvv, card.expirationMonth, card.expirationYear, card.holderName])}`),
     sessionId,
   };
-  return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: ctx.answers.token }, async (tx) => {
+  return withIdempotency(ctx.pool, { clientId, key: idempotencyKey, operation: CREATE_TOKEN_OPERATION, request, codec: tokenCodec }, async (tx) => {
     const token = {
       id: randomUUID(),
       clientId,

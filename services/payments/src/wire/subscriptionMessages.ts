@@ -1,5 +1,5 @@
 import { payments } from '@platform/contracts';
-import type { CycleRecord, SubscriptionRecord } from '../store/subscriptionStore';
+import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 
 export function toSubscriptionMessage(s: SubscriptionRecord): payments.Subscription {
   return payments.Subscription.fromPartial({
