@@ -1,5 +1,5 @@
 import type { sessions, settings } from '@platform/contracts';
-import { LINK_SETTINGS_COLOR_FIELDS, logoUrl, parseSplitRules } from '@platform/api-model';
+import { CARD_PAYMENT_TYPES, LINK_SETTINGS_COLOR_FIELDS, logoUrl, parseSplitRules } from '@platform/api-model';
 import type { FieldViolation } from '@platform/kit';
 
 /** Where the page stands: a buyer can pay, or a clear page says why not. */
@@ -13,7 +13,7 @@ export const METHOD_LABELS: Readonly<Record<string, string>> = {
   pix: 'Pix',
   boleto: 'Boleto',
 };
-const CARD_METHODS = new Set(['credit', 'debit', 'voucher']);
+const CARD_METHODS: ReadonlySet<string> = new Set(CARD_PAYMENT_TYPES);
 
 /** What the page's script needs to pay: never more than a buyer may see. */
 export interface CheckoutConfig {

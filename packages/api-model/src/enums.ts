@@ -21,6 +21,26 @@ export function isChargeStatus(value: string): value is ChargeStatus {
   return (CHARGE_STATUSES as readonly string[]).includes(value);
 }
 
+/** Payment types (product description, "Payment types"): of a charge, a session's methods, a flow, a plan's fees, a report's filter. */
+export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+export function isPaymentType(value: unknown): value is PaymentType {
+  return typeof value === 'string' && (PAYMENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The payment types paid with a card (a card or token source, the card form of the checkout page). */
+export const CARD_PAYMENT_TYPES = ['credit', 'debit', 'voucher'] as const satisfies readonly PaymentType[];
+export type CardPaymentType = (typeof CARD_PAYMENT_TYPES)[number];
+
+/** What a merchant's fee rule applies to: a payment type, or `default` for every type without a rule of its own. */
+export const FEE_PAYMENT_METHODS = [...PAYMENT_TYPES, 'default'] as const;
+export type FeePaymentMethod = (typeof FEE_PAYMENT_METHODS)[number];
+
+/** Seller statuses (product description, "Seller status"). */
+export const SELLER_STATUSES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
+export type SellerStatus = (typeof SELLER_STATUSES)[number];
+
 /** Client environments: a sandbox client reaches the sandbox provider and the sandbox-only routes. */
 export const CLIENT_ENVIRONMENTS = ['sandbox', 'live'] as const;
 export type ClientEnvironment = (typeof CLIENT_ENVIRONMENTS)[number];

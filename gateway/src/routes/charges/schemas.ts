@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, CHARGE_STATUSES } from '@platform/api-model';
+import { CHARGE_LIMITS, CHARGE_STATUSES, PAYMENT_TYPES } from '@platform/api-model';
 import { amount, commaJoined, currency, dueDate, int32, queryAmount, queryFlag } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
@@ -6,7 +6,6 @@ import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 import { CardInput } from '../tokens/schemas';
 
-export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
 export const SOURCE_TYPES = ['card', 'token', 'customer', 'wallet'] as const;
 export const RECURRENCES = ['initial', 'subsequent', 'unscheduled'] as const;
 export { CHARGE_STATUSES };

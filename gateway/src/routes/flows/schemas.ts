@@ -1,10 +1,8 @@
-import { CHARGE_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, PAYMENT_TYPES } from '@platform/api-model';
 import { amount as minorUnits, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
-
-export const FLOW_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
 
 const arrayOf = <T extends z.ZodType>(item: T) => z.array(item, { error: requiredOr('must be an array') });
 const id = z.string({ error: requiredOr('must be a string') }).min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -28,7 +26,7 @@ export const FlowRuleInput = z.object({ when: FlowConditionInput.optional(), rou
 
 const flowFields = {
   name: z.string({ error: requiredOr('must be a string') }).max(200, 'must be at most 200 characters').optional(),
-  paymentMethod: z.enum(FLOW_PAYMENT_METHODS, { error: requiredOr(`must be one of ${FLOW_PAYMENT_METHODS.join(', ')}`) }),
+  paymentMethod: z.enum(PAYMENT_TYPES, { error: requiredOr(`must be one of ${PAYMENT_TYPES.join(', ')}`) }),
   rules: arrayOf(FlowRuleInput).max(50, 'must list at most 50 rules').default([]).openapi({ description: 'Tried in order; the first that matches routes the charge' }),
   defaultRoute: route.openapi({ description: 'Provider ids tried when no rule matches' }),
 };

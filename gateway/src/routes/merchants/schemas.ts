@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, MERCHANT_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS } from '@platform/api-model';
 import { int32, amount } from '../../http/fields';
 import { JsonObject, JsonObjectOut, jsonObjectProblem } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
@@ -6,7 +6,6 @@ import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
 export const CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
-export const FEE_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher', 'default'] as const;
 
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
 const required = (max: number) => text(max).min(1, 'must not be empty');

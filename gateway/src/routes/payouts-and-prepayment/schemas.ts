@@ -1,4 +1,4 @@
-import { PAYMENT_BATCH_STATUSES, PAYOUT_ORDER_TYPES, PLAN_LIMITS, PLAN_PAYMENT_TYPES, PREPAYMENT_LIMITS, PREPAYMENT_STATUSES } from '@platform/api-model';
+import { PAYMENT_BATCH_STATUSES, PAYMENT_TYPES, PAYOUT_ORDER_TYPES, PLAN_LIMITS, PREPAYMENT_LIMITS, PREPAYMENT_STATUSES } from '@platform/api-model';
 import { amount, commaJoined, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -146,7 +146,7 @@ const monthlyRate = int32('must be a whole number of basis points')
 export const PlanFeeInput = z
   .object(
     {
-      paymentType: z.enum(PLAN_PAYMENT_TYPES, { error: requiredOr(oneOf(PLAN_PAYMENT_TYPES)) }),
+      paymentType: z.enum(PAYMENT_TYPES, { error: requiredOr(oneOf(PAYMENT_TYPES)) }),
       installmentsFrom: installments.default(L.installmentsMin).openapi({ description: 'First installment count the fee applies to (default 1)' }),
       installmentsTo: installments.default(L.installmentsMax).openapi({ description: `Last installment count the fee applies to (default ${L.installmentsMax})` }),
       percentage: int32('must be a whole number of basis points')

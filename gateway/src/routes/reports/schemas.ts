@@ -1,8 +1,7 @@
-import { CHARGE_STATUSES } from '@platform/api-model';
+import { CHARGE_STATUSES, PAYMENT_TYPES } from '@platform/api-model';
 import { dateTime, queryInt32 } from '../../http/fields';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
-import { PAYMENT_TYPES } from '../charges/schemas';
 
 /** The columns a transactions report may have (the payments service checks them again). */
 export const REPORT_FIELDS = [

@@ -1,9 +1,10 @@
+import { PAYMENT_TYPES } from '@platform/api-model';
 import { amount, currency, dateTime as instant, dueDate, int32 } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
-import { PAYMENT_TYPES, PaymentMethodInput, PaymentSourceInput, SplitRuleInput } from '../charges/schemas';
+import { PaymentMethodInput, PaymentSourceInput, SplitRuleInput } from '../charges/schemas';
 
 const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);

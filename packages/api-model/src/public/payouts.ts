@@ -1,5 +1,6 @@
 import type { payouts } from '@platform/contracts';
 import { AppError } from '@platform/kit';
+import { PAYMENT_TYPES } from '../enums';
 import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /**
@@ -7,10 +8,6 @@ import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
  * /v1/payouts and /v1/subacquirer, and the `data` of the payouts context's events. Calendar dates are
  * "YYYY-MM-DD" in Brasília time; amounts are minor units; percentages and rates are basis points.
  */
-
-/** The payment types a plan prices and settles. */
-export const PLAN_PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
-export type PlanPaymentType = (typeof PLAN_PAYMENT_TYPES)[number];
 
 /** Payout (transfer) statuses of a payment batch. */
 export const PAYMENT_BATCH_STATUSES = ['pending', 'paid', 'failed', 'offset'] as const;
@@ -46,7 +43,7 @@ export const PLAN_LIMITS = {
   nameMinLength: 1,
   nameMaxLength: 100,
   /** Fee rows of one plan: at most one per payment type and installment count. */
-  maxFees: PLAN_PAYMENT_TYPES.length * 24,
+  maxFees: PAYMENT_TYPES.length * 24,
   installmentsMin: 1,
   installmentsMax: 24,
   /** Basis points of the gross: at most the whole amount. */

@@ -1,4 +1,4 @@
-import { SPLIT_BASIS_POINTS, type ParsedSplitRule } from '@platform/api-model';
+import { CARD_PAYMENT_TYPES, isPaymentType, PAYMENT_TYPES, SPLIT_BASIS_POINTS, type ParsedSplitRule, type PaymentType } from '@platform/api-model';
 import type { ChargeStatus } from './chargeStatus';
 
 /**
@@ -7,18 +7,11 @@ import type { ChargeStatus } from './chargeStatus';
  * notifications), chargeFilters (list filters).
  */
 
-export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+export { isPaymentType, PAYMENT_TYPES, type PaymentType };
 
-/** Payment types authorized against a card (voucher is a benefit card). */
-export const CARD_PAYMENT_TYPES: readonly PaymentType[] = ['credit', 'debit', 'voucher'];
-
-export function isPaymentType(value: string): value is PaymentType {
-  return (PAYMENT_TYPES as readonly string[]).includes(value);
-}
-
+/** Whether the payment type is authorized against a card (voucher is a benefit card). */
 export function needsCard(paymentType: PaymentType): boolean {
-  return CARD_PAYMENT_TYPES.includes(paymentType);
+  return (CARD_PAYMENT_TYPES as readonly PaymentType[]).includes(paymentType);
 }
 
 /** The declinedCode values of the product description; no other code is ever shown to a client. */

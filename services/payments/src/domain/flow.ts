@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, PAYMENT_TYPES, type PaymentType } from '@platform/api-model';
 import { errors, parseInput, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import type { CardBrand } from './card';
@@ -9,8 +9,9 @@ export interface FlowRule {
   route: string[];
 }
 
-export const FLOW_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
-export type FlowPaymentMethod = (typeof FLOW_PAYMENT_METHODS)[number];
+/** A flow routes one payment type. */
+export const FLOW_PAYMENT_METHODS = PAYMENT_TYPES;
+export type FlowPaymentMethod = PaymentType;
 
 const CARD_BRANDS: readonly CardBrand[] = ['visa', 'mastercard', 'amex', 'elo', 'hipercard', 'diners'];
 const MAX_RULES = 50;

@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, MERCHANT_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS } from '@platform/api-model';
 import { errors, parseInput } from '@platform/kit';
 import { z } from 'zod';
 
@@ -23,7 +23,6 @@ export function priorityTaken(priority: number) {
   return errors.conflict(`Another payment provider of this merchant already has priority ${priority}`, 'provider_priority_exists');
 }
 
-export const FEE_PAYMENT_METHODS = ['credit', 'debit', 'pix', 'boleto', 'voucher', 'default'] as const;
 const MAX_INSTALLMENTS = CHARGE_LIMITS.maxInstallments;
 
 export interface Provider {

@@ -1,4 +1,4 @@
-import { CHARGE_STATUSES } from '@platform/api-model';
+import { CHARGE_STATUSES, PAYMENT_TYPES } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** A page of a report holds at most this many rows (plus its header). */
@@ -7,8 +7,6 @@ export const PAGE_ROWS = 100_000;
 export const REPORT_TYPES = ['transactions'] as const;
 export const REPORT_STATUSES = ['created', 'processing', 'ready', 'empty', 'error'] as const;
 export type ReportStatus = (typeof REPORT_STATUSES)[number];
-
-const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
 
 /**
  * The columns a transactions report may have, each with the SQL that reads it from a charge `c` (a text, so every

@@ -1,7 +1,7 @@
+import { isPaymentType, PAYMENT_TYPES, type PaymentType } from '@platform/api-model';
 import { errors, type FieldViolation } from '@platform/kit';
 
-export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+export { isPaymentType, PAYMENT_TYPES, type PaymentType };
 
 /** The fee of a plan for a payment type and a range of installments: basis points of the gross plus a fixed amount. */
 export interface PlanFee {
@@ -67,10 +67,6 @@ export const MAX_BASIS_POINTS = 10_000;
 export const MAX_FIXED_AMOUNT = 1_000_000_00;
 export const MAX_SETTLEMENT_DAYS = 365;
 export const MAX_PLAN_NAME_LENGTH = 100;
-
-export function isPaymentType(value: unknown): value is PaymentType {
-  return typeof value === 'string' && (PAYMENT_TYPES as readonly string[]).includes(value);
-}
 
 function isIntegerIn(value: unknown, min: number, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;

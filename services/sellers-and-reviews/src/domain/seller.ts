@@ -1,10 +1,9 @@
-import { brazilDate, DATE_MESSAGE, DATE_RANGE, isCalendarDate } from '@platform/api-model';
+import { brazilDate, DATE_MESSAGE, DATE_RANGE, isCalendarDate, SELLER_STATUSES, type SellerStatus } from '@platform/api-model';
 import { errors, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import { documentIsValid } from './documents';
 
-export const SELLER_STATUSES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
-export type SellerStatus = (typeof SELLER_STATUSES)[number];
+export { SELLER_STATUSES, type SellerStatus };
 
 export const LINK_STATUSES = ['pending', 'active', 'inactive', 'blocked'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];

@@ -1,4 +1,17 @@
-import { brazilDate, CURRENCY_MESSAGE, DATE_MESSAGE, DATE_RANGE, DATE_TIME_RANGE_MESSAGE, isCalendarDate, isCurrencyCode, isInstantInRange, parseSplitRules, type ParsedSplitRule } from '@platform/api-model';
+import {
+  brazilDate,
+  CURRENCY_MESSAGE,
+  DATE_MESSAGE,
+  DATE_RANGE,
+  DATE_TIME_RANGE_MESSAGE,
+  isCalendarDate,
+  isCurrencyCode,
+  isInstantInRange,
+  PAYMENT_TYPES,
+  parseSplitRules,
+  type ParsedSplitRule,
+  type PaymentType,
+} from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** Persisted statuses. `disabled` exists only in history (expiry by due date or by the payment limit). */
@@ -6,8 +19,7 @@ export const SESSION_STATUSES = ['created', 'paid', 'canceled', 'voided'] as con
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type HistoryStatus = SessionStatus | 'disabled';
 
-export const PAYMENT_TYPES = ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+export { PAYMENT_TYPES, type PaymentType };
 
 export const MAX_PAYMENTS_LIMIT = 99_999;
 export const UNLIMITED = -1;
