@@ -352,6 +352,10 @@ function main() {
   const oneOff = render(binary, 'one service disabled', ['--set', 'services.payments.enabled=false'], { serviceMonitors: false, prometheusRule: false });
   render(binary, 'metrics off', ['--set', 'metrics.enabled=false']);
   refuse(binary, 'a ServiceMonitor without metrics', ['--set', 'metrics.enabled=false', '--set', 'metrics.serviceMonitor.enabled=true'], /needs metrics\.enabled/);
+  // values.schema.json: a misspelled or mistyped value fails the install instead of being ignored.
+  refuse(binary, 'a misspelled value (values.schema.json)', ['--set', 'gateway.ingres.enabled=true'], /Additional property ingres is not allowed/);
+  refuse(binary, 'a mistyped value (values.schema.json)', ['--set', 'defaults.replicas=two'], /defaults\.replicas: Invalid type\. Expected: integer/);
+  refuse(binary, 'an unknown NATS storage (values.schema.json)', ['--set', 'global.nats.stream.storage=disk'], /global\.nats\.stream\.storage/);
   refuse(binary, 'the metrics port on the gateway port', ['--set', 'metrics.port=8080'], /gateway: metrics\.port \(8080\) is also its http port/);
 
   // The chart's services are the catalog's (values.yaml is written from it by scripts/deploy-files.js).
