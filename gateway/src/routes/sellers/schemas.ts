@@ -1,7 +1,6 @@
+import { SELLER_STATUSES } from '@platform/api-model';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { z } from '../../openapi/zod';
-
-export const SELLER_STATUS_VALUES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
 
 const object = z.record(z.string(), z.unknown());
 
@@ -54,8 +53,8 @@ export const ListSellersQuery = paginationQuery.extend({
     .string()
     .optional()
     .transform((v) => (v ? v.split(',').map((s) => s.trim()) : []))
-    .pipe(z.array(z.enum(SELLER_STATUS_VALUES, { error: `must be among ${SELLER_STATUS_VALUES.join(', ')}` })))
-    .openapi({ type: 'string', description: `One or more of ${SELLER_STATUS_VALUES.join(', ')}, comma-separated` }),
+    .pipe(z.array(z.enum(SELLER_STATUSES, { error: `must be among ${SELLER_STATUSES.join(', ')}` })))
+    .openapi({ type: 'string', description: `One or more of ${SELLER_STATUSES.join(', ')}, comma-separated` }),
   businessName: filter,
   merchantId: filter,
 });
@@ -70,7 +69,7 @@ export const SellerSchema = z
     clientId: z.string(),
     merchantId: z.string(),
     mcc: z.string(),
-    status: z.string().openapi({ description: SELLER_STATUS_VALUES.join(', ') }),
+    status: z.string().openapi({ description: SELLER_STATUSES.join(', ') }),
     owner: nullableObject,
     business: nullableObject,
     bankAccount: nullableObject,

@@ -1,5 +1,5 @@
 import { payouts } from '@platform/contracts';
-import type { PaymentType, Plan } from '../domain/plan';
+import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 
 export function toPlanMessage(plan: Plan): payouts.Plan {
   return payouts.Plan.fromPartial({
@@ -19,7 +19,7 @@ export function toPlanMessage(plan: Plan): payouts.Plan {
 export function settlementDaysOf(input: payouts.SettlementDaysInput | undefined): Partial<Record<PaymentType, number>> {
   if (!input) return {};
   const days: Partial<Record<PaymentType, number>> = {};
-  for (const type of ['credit', 'debit', 'pix', 'boleto', 'voucher'] as const) {
+  for (const type of PAYMENT_TYPES) {
     const value = input[type];
     if (value !== undefined) days[type] = value;
   }
