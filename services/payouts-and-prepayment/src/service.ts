@@ -1,10 +1,12 @@
 import { payouts, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
-import { applyChargeEvent, applySellerEvent, type ChargeEventData, type SellerEventData } from './app/ledger';
+import { applyChargeEvent, type ChargeEventData } from './app/applyChargeEvent';
+import { applySellerEvent, type SellerEventData } from './app/applySellerEvent';
 import { sandboxPayouts } from './app/sandboxPayouts';
 import { createSettingsPort } from './app/settingsPort';
-import { payBatch, settleAll } from './app/settlement';
+import { payBatch } from './app/payBatch';
+import { settleAll } from './app/settleAll';
 import { payoutsAndPrepaymentConfig } from './config';
 import { BusinessCalendar, brasiliaDate } from './domain/calendar';
 import { createPayoutHandlers } from './grpc/payoutHandlers';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@platform/kit';
-import { applyChargeEvent, applySellerEvent, type ChargeEventData } from '../../src/app/ledger';
+import { applyChargeEvent, type ChargeEventData } from '../../src/app/applyChargeEvent';
+import { applySellerEvent } from '../../src/app/applySellerEvent';
 import { failureOf, startPayouts, type RunningPayouts } from '../support';
 
 let running: RunningPayouts;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { withTransaction } from '@platform/kit';
-import { applyChargeEvent, applySellerEvent, type ChargeEventData, type RefundRequestData } from '../../src/app/ledger';
+import { applyChargeEvent, type ChargeEventData, type RefundRequestData } from '../../src/app/applyChargeEvent';
+import { applySellerEvent } from '../../src/app/applySellerEvent';
 import { DEFAULT_FEES, type PlanFee } from '../../src/domain/plan';
 import { failureOf, startPayouts, type RunningPayouts } from '../support';
 

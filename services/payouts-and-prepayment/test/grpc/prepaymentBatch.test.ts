@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@platform/kit';
-import { applyChargeEvent, applySellerEvent, type ChargeEventData } from '../../src/app/ledger';
-import { payBatch } from '../../src/app/settlement';
+import { applyChargeEvent, type ChargeEventData } from '../../src/app/applyChargeEvent';
+import { applySellerEvent } from '../../src/app/applySellerEvent';
+import { payBatch } from '../../src/app/payBatch';
 import { startPayouts, type RunningPayouts } from '../support';
 
 let running: RunningPayouts;

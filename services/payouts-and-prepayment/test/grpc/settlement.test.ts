@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { listJobs, withTransaction } from '@platform/kit';
 import { JOBS } from '../../src/app/deps';
-import { applyChargeEvent, applySellerEvent, type ChargeEventData } from '../../src/app/ledger';
-import { payBatch } from '../../src/app/settlement';
+import { applyChargeEvent, type ChargeEventData } from '../../src/app/applyChargeEvent';
+import { applySellerEvent } from '../../src/app/applySellerEvent';
+import { payBatch } from '../../src/app/payBatch';
 import { startPayouts, type RunningPayouts } from '../support';
 
 let running: RunningPayouts;

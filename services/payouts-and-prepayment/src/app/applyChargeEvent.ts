@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { scheduleJob, type Queryable } from '@platform/kit';
+import type { Queryable } from '@platform/kit';
 import { capturePosting, refundPosting } from '../domain/ledger';
 import { PAYMENT_TYPES, type PaymentType, type Plan } from '../domain/plan';
 import { buildReceivables, type SplitRuleInput } from '../domain/receivables';
 import { planRefundParts, refundParts, type OpenReceivable, type RefundPart, type RefundRequest } from '../domain/refunds';
 import type { Receivable } from '../store/ledgerStore';
-import { JOBS, OWN_PROVIDERS, type PayoutsDeps } from './deps';
-import { planOfReceiver } from './plans';
+import { OWN_PROVIDERS, type PayoutsDeps } from './deps';
+import { planOfReceiver } from './planOfReceiver';
 
 /** The part of a `payments.charge.*` event's data (the public charge) the ledger reads. */
 export interface ChargeEventData {
@@ -49,13 +49,6 @@ function refundsOf(data: ChargeEventData): RefundRequest[] {
       }
       return { id: r.id, amount: r.amount, split, settledAt: r.updatedAt ?? '' };
     });
-}
-
-/** The part of a `sellers.seller.*` event's data (the public seller) this service keeps. */
-export interface SellerEventData {
-  id: string;
-  status: string;
-  planId?: string | null;
 }
 
 const isPaymentType = (value: string): value is PaymentType => (PAYMENT_TYPES as readonly string[]).includes(value);
@@ -165,19 +158,5 @@ async function offset(deps: PayoutsDeps, tx: Queryable, clientId: string, charge
   for (const debit of debits) {
     if (debit.amount <= 0) continue;
     await deps.ledgerStore.insertDebit(tx, clientId, { id: randomUUID(), receiver: debit.receiver, chargeId, type: kind === 'chargeback' ? 'charge_back' : 'void', amount: debit.amount }, at);
-  }
-}
-
-/**
- * Keeps what the sellers service says of a seller: its plan and status. A blocked seller's batches wait; when the
- * seller is no longer blocked, each waiting batch gets a job that pays it, in this transaction.
- */
-export async function applySellerEvent(deps: PayoutsDeps, tx: Queryable, clientId: string, data: SellerEventData, occurredAt: Date): Promise<void> {
-  const sellerId = data.id.toLowerCase();
-  await deps.sellerStore.upsert(tx, clientId, { id: sellerId, planId: data.planId || null, status: data.status }, occurredAt);
-  if (data.status === 'blocked' || data.status === 'inactive') return;
-  const waiting = await deps.batchStore.waitingBatches(tx, clientId, { receiver: sellerId });
-  for (const batch of waiting.filter((b) => b.status === 'pending')) {
-    await scheduleJob(tx, { kind: JOBS.payBatch, runAt: deps.clock.now(), payload: { clientId, batchId: batch.id }, dedupeKey: `${batch.id}:release` });
   }
 }
