@@ -1,35 +1,29 @@
-import type { payments } from '@platform/contracts';
+import { payments } from '@platform/contracts';
 import { toPageRequest } from '../../http/pagination';
 import { toCardInput } from '../tokens/mapping';
 import type { CreateChargeInput, ListChargesInput, ThreeDSSetupInput, ThreeDSSetupJson, VoidChargeInput } from './schemas';
 
 export { toChargeJson } from '@platform/api-model';
 
-/** Every field of the message is set, so the proto3 zero values say "not given" and nothing else. */
+/** What the request leaves out stays at its proto3 zero value (`fromPartial`), which says "not given" and nothing else. */
 export function toPaymentMethod(method: CreateChargeInput['paymentMethod']): payments.PaymentMethod {
-  const base: payments.PaymentMethod = {
-    paymentType: method.paymentType,
-    installments: 0,
-    recurrence: '',
-    expiresIn: 0,
-    expiresDate: '',
-    instructions: '',
-    qrCodeData: '',
-    qrCodeImageUrl: '',
-    barcodeData: '',
-    barcodeImageUrl: '',
-    digitableLine: '',
-  };
   switch (method.paymentType) {
     case 'credit':
-      return { ...base, installments: method.installments ?? 1, recurrence: method.recurrence ?? '' };
+      return payments.PaymentMethod.fromPartial({ paymentType: 'credit', installments: method.installments ?? 1, recurrence: method.recurrence });
     case 'debit':
     case 'voucher':
-      return { ...base, installments: 1, recurrence: method.recurrence ?? '' };
+      return payments.PaymentMethod.fromPartial({ paymentType: method.paymentType, installments: 1, recurrence: method.recurrence });
     case 'pix':
-      return { ...base, installments: method.installments ?? 1, expiresIn: method.expiresIn };
+      return payments.PaymentMethod.fromPartial({ paymentType: 'pix', installments: method.installments ?? 1, expiresIn: method.expiresIn });
     case 'boleto':
-      return { ...base, installments: 1, expiresDate: method.expiresDate, instructions: method.instructions ?? '', interest: method.interest, fine: method.fine };
+      return payments.PaymentMethod.fromPartial({
+        paymentType: 'boleto',
+        installments: 1,
+        expiresDate: method.expiresDate,
+        instructions: method.instructions,
+        interest: method.interest,
+        fine: method.fine,
+      });
     default: {
       const unmapped: never = method;
       throw new Error(`unmapped payment type ${JSON.stringify(unmapped)}`);

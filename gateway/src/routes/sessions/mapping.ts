@@ -1,4 +1,4 @@
-import type { sessions } from '@platform/contracts';
+import { payments, type sessions } from '@platform/contracts';
 import { toPageRequest } from '../../http/pagination';
 import { toPaymentMethod, toPaymentSource, toSplitRules } from '../charges/mapping';
 import type { CreateSessionInput, ListSessionsInput } from './schemas';
@@ -20,19 +20,15 @@ export function toCreateSessionRequest(clientId: string, input: CreateSessionInp
     dueDate: input.dueDate,
     isActive: input.isActive,
     maxPayments: input.maxPayments,
-    paymentMethods: input.paymentMethods.map((m) => ({
-      paymentType: m.paymentType,
-      installments: m.installments ?? 0,
-      recurrence: '',
-      expiresIn: m.expiresIn ?? 0,
-      expiresDate: m.expiresDate ?? '',
-      instructions: m.instructions ?? '',
-      qrCodeData: '',
-      qrCodeImageUrl: '',
-      barcodeData: '',
-      barcodeImageUrl: '',
-      digitableLine: '',
-    })),
+    paymentMethods: input.paymentMethods.map((m) =>
+      payments.PaymentMethod.fromPartial({
+        paymentType: m.paymentType,
+        installments: m.installments,
+        expiresIn: m.expiresIn,
+        expiresDate: m.expiresDate,
+        instructions: m.instructions,
+      }),
+    ),
     items: input.items.map((i) => ({ name: i.name, unitPrice: i.unitPrice, quantity: i.quantity, description: i.description ?? '' })),
     splitRules: toSplitRules(input.splitRules),
     statementDescriptor: input.statementDescriptor ?? '',

@@ -9,22 +9,7 @@ import type { Charge, ChargePaymentMethod, ChargeSourceView, SplitRule, Transact
 const orEmpty = (value: string | null | undefined) => value ?? '';
 
 function toPaymentMethodMessage(m: ChargePaymentMethod): payments.PaymentMethod {
-  return {
-    paymentType: m.paymentType,
-    installments: m.installments,
-    recurrence: orEmpty(m.recurrence),
-    expiresIn: m.expiresIn ?? 0,
-    expiresDate: orEmpty(m.expiresDate),
-    instructions: orEmpty(m.instructions),
-    interest: m.interest,
-    fine: m.fine,
-    qrCodeData: orEmpty(m.qrCodeData),
-    qrCodeImageUrl: orEmpty(m.qrCodeImageUrl),
-    barcodeData: orEmpty(m.barcodeData),
-    barcodeImageUrl: orEmpty(m.barcodeImageUrl),
-    digitableLine: orEmpty(m.digitableLine),
-    expiresAt: m.expiresAt ? new Date(m.expiresAt) : undefined,
-  };
+  return payments.PaymentMethod.fromPartial({ ...m, expiresAt: m.expiresAt ? new Date(m.expiresAt) : undefined });
 }
 
 function toSourceMessage(s: ChargeSourceView): payments.ChargeSource {

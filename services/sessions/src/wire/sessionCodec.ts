@@ -1,4 +1,4 @@
-import type { payments, sessions } from '@platform/contracts';
+import { payments, type sessions } from '@platform/contracts';
 import { multiplePaymentsOf, type PaymentType, type Session, type SessionPaymentMethod, type SessionSplitRule } from '../domain/session';
 
 /*
@@ -7,19 +7,13 @@ import { multiplePaymentsOf, type PaymentType, type Session, type SessionPayment
  */
 
 export function toPaymentMethodMessage(method: SessionPaymentMethod): payments.PaymentMethod {
-  return {
+  return payments.PaymentMethod.fromPartial({
     paymentType: method.paymentType,
-    installments: method.installments ?? 0,
-    recurrence: '',
-    expiresIn: method.expiresIn ?? 0,
-    expiresDate: method.expiresDate ?? '',
-    instructions: method.instructions ?? '',
-    qrCodeData: '',
-    qrCodeImageUrl: '',
-    barcodeData: '',
-    barcodeImageUrl: '',
-    digitableLine: '',
-  };
+    installments: method.installments,
+    expiresIn: method.expiresIn,
+    expiresDate: method.expiresDate,
+    instructions: method.instructions,
+  });
 }
 
 export function toSplitRuleMessage(rule: SessionSplitRule): payments.SplitRule {
