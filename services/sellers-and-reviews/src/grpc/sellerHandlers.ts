@@ -1,9 +1,19 @@
 import type { sellers } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
 import type { SellerDeps } from '../app/deps';
-import { cancelReview, getReview, listReviews, openReview, sendRequestedFields, submitReview } from '../app/reviews';
-import { createSeller, deleteSeller, getSeller, listSellers, updateSeller, type SellerCreatedHook } from '../app/sellers';
-import { checkSplitReceivers } from '../app/splitReceivers';
+import { cancelReview } from '../app/cancelReview';
+import { createSeller } from '../app/createSeller';
+import { deleteSeller } from '../app/deleteSeller';
+import { getReview } from '../app/getReview';
+import { getSeller } from '../app/getSeller';
+import { listReviews } from '../app/listReviews';
+import { listSellers } from '../app/listSellers';
+import { openReview } from '../app/openReview';
+import type { SellerCreatedHook } from '../app/sellerChanges';
+import { sendRequestedFields } from '../app/sendRequestedFields';
+import { submitReview } from '../app/submitReview';
+import { updateSeller } from '../app/updateSeller';
+import { checkSplitReceivers } from '../app/checkSplitReceivers';
 import { toReviewMessage } from '../wire/reviewMessages';
 import { toSellerMessage } from '../wire/sellerMessages';
 
