@@ -5,7 +5,7 @@ import { AppError, errors, requireClientId, sleep, withTransaction } from '@plat
 import type { ChargeResponse } from '../domain/history';
 import { allowedMethod, buyerInstallments, checkBuyerSource, refusalOf, splitIsValid } from '../domain/session';
 import type { ChargeHold } from '../store/sessionStore';
-import { toPaymentMethodMessage, toSplitRuleMessage } from '../wire/sessionCodec';
+import { toPaymentMethodMessage, toSplitRuleMessage } from '../wire/sessionMessages';
 import type { SessionDeps } from './deps';
 import { countLostOutcome, countOutcome, PAID_STATUSES, responseOf, settleReleased } from './paymentAccounting';
 import { loadSession } from './sessionView';

@@ -1,7 +1,7 @@
 import { SESSION_EVENT_TYPES, toSessionJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
 import type { Session } from '../domain/session';
-import { toSessionMessage } from '../wire/sessionCodec';
+import { toSessionMessage } from '../wire/sessionMessages';
 
 export const SESSION_EVENTS = SESSION_EVENT_TYPES;
 

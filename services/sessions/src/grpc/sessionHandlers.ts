@@ -12,7 +12,7 @@ import { listSessions } from '../app/listSessions';
 import { sessionHistory } from '../app/sessionHistory';
 import type { SessionView } from '../app/sessionView';
 import { updateSession } from '../app/updateSession';
-import { fromPaymentMethodMessage, fromSplitRuleMessage, toSessionMessage } from '../wire/sessionCodec';
+import { fromPaymentMethodMessage, fromSplitRuleMessage, toSessionMessage } from '../wire/sessionMessages';
 
 function toMessage(v: SessionView): sessions.Session {
   return toSessionMessage(v.session, v.publicKey);
