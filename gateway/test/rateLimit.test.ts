@@ -210,7 +210,7 @@ describe('per-client rate limits', () => {
       expect(refusal.status).toBe(401);
     }
     // Public routes have their own count per address: the guesses did not use it up.
-    expect((await call('GET', '/health')).status).toBe(200);
+    expect((await call('GET', '/v1/openapi.json')).status).toBe(200);
     expect(gw.customersCalls.filter((c) => c.method === 'listCustomers')).toHaveLength(honest.length);
   });
 
@@ -230,12 +230,16 @@ describe('per-client rate limits', () => {
     expect(gw.customersCalls.filter((c) => c.method === 'listCustomers')).toHaveLength(3);
   });
 
-  it('limits public and admin routes per address', async () => {
+  it('limits public and admin routes per address, but never the readiness probe', async () => {
     const { call } = await listen({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 3 });
     const statuses: number[] = [];
-    for (let i = 0; i < 50 && !statuses.includes(429); i++) statuses.push((await call('GET', '/health')).status);
+    for (let i = 0; i < 50 && !statuses.includes(429); i++) statuses.push((await call('GET', '/v1/openapi.json')).status);
     expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
     expect(statuses.at(-1)).toBe(429);
+    // The address is over its limit; GET /health (the readiness probe, from the node's address) is still answered.
+    const probes: number[] = [];
+    for (let i = 0; i < 10; i++) probes.push((await call('GET', '/health')).status);
+    expect(probes).toEqual(Array(10).fill(200));
     // The admin API, on its own listener, counts per address too.
     const gw = gateway({ RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: 3 });
     const admin: number[] = [];
@@ -318,10 +322,13 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     return { gw, port: await listening(http.createServer(gw.app)) };
   };
 
-  /** A GET of a public route (the health check, as a checkout page is) from a local address, with some headers. */
+  /**
+   * A GET of a public route (the OpenAPI document, counted per address as a checkout page is; the health check is
+   * never counted) from a local address, with some headers.
+   */
   function publicCall(port: number, localAddress: string, headers: Record<string, string> = {}): Promise<{ status: number; remaining: number }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/health', method: 'GET', localAddress, headers, agent: false }, (res) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/v1/openapi.json', method: 'GET', localAddress, headers, agent: false }, (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, remaining: Number(res.headers['ratelimit-remaining']) }));
       });
@@ -346,7 +353,7 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     expect(a.at(-1)).toBe(429);
     // B's own count is untouched by A's: its first request is served with the full limit less itself.
     expect(b).toEqual({ status: 200, remaining: 2 });
-    const clientIps = gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp);
+    const clientIps = gw.lines.filter((l) => l.msg === 'GET /v1/openapi.json 200').map((l) => (l.req as { clientIp: string }).clientIp);
     expect(new Set(clientIps)).toEqual(new Set(['127.0.0.2', '127.0.0.3']));
   });
 
@@ -365,7 +372,7 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     expect((await publicCall(proxy, '127.0.0.2')).status).toBe(200);
     // A caller that is not a listed proxy (127.0.0.4) is itself the client, whatever it forwards.
     expect((await publicCall(port, '127.0.0.4', { 'x-forwarded-for': '198.51.100.7' })).status).toBe(200);
-    const clientIps = gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp);
+    const clientIps = gw.lines.filter((l) => l.msg === 'GET /v1/openapi.json 200').map((l) => (l.req as { clientIp: string }).clientIp);
     expect(clientIps).toEqual(['127.0.0.2', '127.0.0.4']);
   });
 
@@ -382,7 +389,7 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     for (let i = 0; i < 50 && !direct.includes(429); i++) direct.push((await publicCall(port, '127.0.0.5', { 'x-forwarded-for': `198.51.100.${i + 1}` })).status);
     expect(direct.slice(0, 3)).toEqual([200, 200, 200]);
     expect(direct.at(-1)).toBe(429);
-    const clientIps = new Set(gw.lines.filter((l) => l.msg === 'GET /health 200').map((l) => (l.req as { clientIp: string }).clientIp));
+    const clientIps = new Set(gw.lines.filter((l) => l.msg === 'GET /v1/openapi.json 200').map((l) => (l.req as { clientIp: string }).clientIp));
     expect(clientIps).toEqual(new Set(['127.0.0.1', '127.0.0.5']));
   });
 });

@@ -101,6 +101,8 @@ export interface RouteSpec<
   resource: A;
   /** Served to sandbox clients only; any other client gets the 404 of an unknown route. */
   sandboxOnly?: A extends 'public' | 'admin' ? never : boolean;
+  /** false: the rate limits never count it (the readiness probe: a busy address must not take the gateway out). */
+  rateLimited?: A extends 'public' ? false : never;
   /** A session's public key reaches the route too, as that session (`client.keyKind` 'session', `client.keyId` its id). */
   sessionKeys?: A extends 'public' | 'admin' | 'secretOnly' | 'sessionKey' ? never : boolean;
   params?: P;
@@ -129,6 +131,7 @@ export interface RouteDefinition {
   tags: readonly ApiTag[];
   resource: Access;
   sandboxOnly?: boolean;
+  rateLimited?: false;
   sessionKeys?: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -298,7 +301,7 @@ export function mountRoutes(app: Express, routes: readonly RouteDefinition[], gu
   for (const route of routes) {
     const chain: RequestHandler[] = [];
     const guard = guardOf(route, guards);
-    if (guards.rateLimits) chain.push(...guards.rateLimits.around(route.resource, guard));
+    if (guards.rateLimits && route.rateLimited !== false) chain.push(...guards.rateLimits.around(route.resource, guard));
     else if (guard) chain.push(guard);
     if (route.body) chain.push(bodyReader({ consumes: route.consumes ?? ['json'], limit: guards.bodyLimit, file: route.file }));
     chain.push(handlerOf(route));

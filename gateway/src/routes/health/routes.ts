@@ -31,6 +31,8 @@ export function healthRoutes(clients: Pick<GatewayClients, 'health'>): RouteDefi
         'for alerts), and 503 `{"status":"draining"}` only once the gateway is shutting down.',
       tags: [TAGS.health],
       resource: 'public',
+      // Kubelet probes from the node's address, which other traffic may share: a rate limit must never fail readiness.
+      rateLimited: false,
       response: { status: 200, description: 'Ready, every upstream listed (503 with status `draining` while shutting down)', schema: HealthSchema, alsoStatuses: [503] },
       handler: async () => {
         const services = await checkUpstreams(clients.health);
