@@ -1,4 +1,4 @@
-import { ADDRESS_FIELDS, CUSTOMER_LIMITS, DOCUMENT_TYPES, type AddressField } from '@platform/api-model';
+import { ADDRESS_FIELDS, CUSTOMER_LIMITS, CustomerCardSchema, CustomerSchema, DOCUMENT_TYPES, type AddressField } from '@platform/api-model';
 import { paginationQuery, listSchema } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -66,21 +66,8 @@ export const ListCustomersQuery = paginationQuery.extend({
 
 export const CustomerParams = z.object({ id: z.string().min(1).max(200) });
 
-const nullableText = z.string().nullable();
-
-export const CustomerSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    name: z.string(),
-    email: z.string(),
-    phoneNumber: nullableText,
-    document: z.object({ type: z.string(), number: z.string(), country: z.string() }).nullable(),
-    address: addressOf(nullableText).nullable(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Customer');
+/** The customer answers are the API model's schemas. */
+export { CustomerCardSchema, CustomerSchema };
 
 export const CustomerListSchema = listSchema(CustomerSchema, 'CustomerList');
 
@@ -95,23 +82,6 @@ export const AddCustomerCardBody = z
   .openapi('AddCustomerCardRequest');
 
 export const ListCustomerCardsQuery = paginationQuery;
-
-export const CustomerCardSchema = z
-  .object({
-    id: z.string(),
-    status: z.string(),
-    brand: z.string().openapi({ example: 'visa' }),
-    cardHolderName: z.string(),
-    first6digits: z.string(),
-    last4digits: z.string(),
-    expirationMonth: z.int(),
-    expirationYear: z.int(),
-    fingerprint: z.string(),
-    cvvChecked: z.boolean(),
-    createdAt: z.iso.datetime(),
-    linkedAt: z.iso.datetime().openapi({ description: 'When the card was linked to the customer' }),
-  })
-  .openapi('CustomerCard');
 
 export const CustomerCardListSchema = listSchema(CustomerCardSchema, 'CustomerCardList');
 

@@ -1,28 +1,31 @@
 import type { customers } from '@platform/contracts';
 import { ADDRESS_FIELDS, type AddressField } from '../enums';
+import { z } from '../zod';
 import { requiredTimestamp, textOrNull } from './json';
 
-/** Every address field, null when not set. */
-export type AddressJson = Record<AddressField, string | null>;
+const nullableText = z.string().nullable();
 
-export interface CustomerDocumentJson {
-  type: string;
-  number: string;
-  country: string;
-}
+/** Every address field, null when not set. */
+const AddressSchema = z.object(Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, nullableText])) as Record<AddressField, typeof nullableText>);
 
 /** A customer: the answer of /v1/customers and the `data` of `customers.customer.*` events. */
-export interface CustomerJson {
-  id: string;
-  clientId: string;
-  name: string;
-  email: string;
-  phoneNumber: string | null;
-  document: CustomerDocumentJson | null;
-  address: AddressJson | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const CustomerSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phoneNumber: nullableText,
+    document: z.object({ type: z.string(), number: z.string(), country: z.string() }).nullable(),
+    address: AddressSchema.nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Customer');
+
+export type CustomerJson = z.infer<typeof CustomerSchema>;
+export type AddressJson = z.infer<typeof AddressSchema>;
+export type CustomerDocumentJson = NonNullable<CustomerJson['document']>;
 
 function toAddressJson(address: customers.Address | undefined): AddressJson | null {
   if (!address || ADDRESS_FIELDS.every((f) => !address[f])) return null;
@@ -44,20 +47,24 @@ export function toCustomerJson(customer: customers.Customer): CustomerJson {
 }
 
 /** A saved card of a customer (GET /v1/customers/{id}/cards); never more of the number than six and four digits. */
-export interface CustomerCardJson {
-  id: string;
-  status: string;
-  brand: string;
-  cardHolderName: string;
-  first6digits: string;
-  last4digits: string;
-  expirationMonth: number;
-  expirationYear: number;
-  fingerprint: string;
-  cvvChecked: boolean;
-  createdAt: string;
-  linkedAt: string;
-}
+export const CustomerCardSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    brand: z.string().openapi({ example: 'visa' }),
+    cardHolderName: z.string(),
+    first6digits: z.string(),
+    last4digits: z.string(),
+    expirationMonth: z.int(),
+    expirationYear: z.int(),
+    fingerprint: z.string(),
+    cvvChecked: z.boolean(),
+    createdAt: z.iso.datetime(),
+    linkedAt: z.iso.datetime().openapi({ description: 'When the card was linked to the customer' }),
+  })
+  .openapi('CustomerCard');
+
+export type CustomerCardJson = z.infer<typeof CustomerCardSchema>;
 
 export function toCustomerCardJson(card: customers.CustomerCard): CustomerCardJson {
   return {
