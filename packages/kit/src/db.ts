@@ -123,10 +123,41 @@ export interface MigrateOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** One committed migration file: its name in schema_migrations (`<scope>/<file>`) and where it is. */
+/**
+ * One committed migration file: its name in schema_migrations (`<scope>/<file>`), where it is, and the names it was
+ * recorded under before a rename (from the folder's `renamed.json`).
+ */
 interface MigrationFile {
   name: string;
   file: string;
+  earlier: string[];
+}
+
+/**
+ * The folder's `renamed.json`, when there is one: each file renamed after it was released, with the names it had
+ * (`{ "003_merchants_vault.sql": ["002_merchants_vault.sql"] }`). A database that applied a file under an earlier name
+ * has applied it: migrate() records the new name beside the old one instead of running the file again.
+ */
+export const RENAMED_MIGRATIONS_FILE = 'renamed.json';
+
+function renamedIn(dir: string): Record<string, string[]> {
+  const file = path.join(dir, RENAMED_MIGRATIONS_FILE);
+  if (!existsSync(file)) return {};
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const valid =
+    parsed !== null &&
+    typeof parsed === 'object' &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string' && name.endsWith('.sql')));
+  if (!valid) throw new Error(`${file}: expected { "<file>.sql": ["<earlier name>.sql", ...] }`);
+  const renamed = parsed as Record<string, string[]>;
+  // A name that matches no file, or an earlier name that is still a file, would run a migration twice or never.
+  for (const [name, earlier] of Object.entries(renamed)) {
+    if (!existsSync(path.join(dir, name))) throw new Error(`${file}: ${name} is not a file of the folder`);
+    const present = earlier.find((old) => existsSync(path.join(dir, old)));
+    if (present) throw new Error(`${file}: ${present}, an earlier name of ${name}, is still a file of the folder`);
+  }
+  return renamed;
 }
 
 const MIGRATION_LOCK = "hashtext('schema_migrations')";
@@ -140,7 +171,10 @@ function migrationFiles(dirs: string[]): MigrationFile[] {
   for (const dir of dirs) {
     if (!existsSync(dir)) continue;
     const scope = path.basename(path.dirname(dir));
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) files.push({ name: `${scope}/${file}`, file: path.join(dir, file) });
+    const renamed = renamedIn(dir);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) {
+      files.push({ name: `${scope}/${file}`, file: path.join(dir, file), earlier: (renamed[file] ?? []).map((name) => `${scope}/${name}`) });
+    }
   }
   return files;
 }
@@ -159,8 +193,13 @@ async function appliedMigrations(db: Queryable): Promise<Set<string>> {
 export async function pendingMigrations(db: Queryable, dirs: string[]): Promise<string[]> {
   const applied = await appliedMigrations(db);
   return migrationFiles(dirs)
-    .map((m) => m.name)
-    .filter((name) => !applied.has(name));
+    .filter((m) => !isApplied(m, applied))
+    .map((m) => m.name);
+}
+
+/** Applied under its name or under a name it had before a rename. */
+function isApplied(migration: MigrationFile, applied: Set<string>): boolean {
+  return applied.has(migration.name) || migration.earlier.some((name) => applied.has(name));
 }
 
 /** Who holds the migration lock (its pid and application name), for the log of a process waiting for it. */
@@ -232,8 +271,20 @@ export async function migrate(pool: Pool, dirs: string[], log: Logger, options: 
       throw migrationError('schema_migrations', error, options);
     }
     const done = await appliedMigrations(client);
-    for (const { name, file } of migrationFiles(dirs)) {
+    for (const migration of migrationFiles(dirs)) {
+      const { name, file } = migration;
       if (done.has(name)) continue;
+      if (isApplied(migration, done)) {
+        // Renamed after it was applied: recorded under its new name too, with the time it ran. The earlier name stays,
+        // for the processes of the release before, still serving while this one rolls out.
+        const earlier = migration.earlier.find((n) => done.has(n))!;
+        await client.query(
+          'INSERT INTO schema_migrations (name, applied_at) SELECT $1, applied_at FROM schema_migrations WHERE name = $2 ON CONFLICT (name) DO NOTHING',
+          [name, earlier],
+        );
+        log.info({ migration: name, earlier }, 'migration applied under an earlier name; recorded under its new name');
+        continue;
+      }
       const sql = readFileSync(file, 'utf8');
       try {
         await client.query('BEGIN');

@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@platform/testkit';
@@ -130,6 +130,57 @@ describe('migrate', () => {
       await migrate(pool, [dir], silentLog);
       writeFileSync(path.join(dir, '003_c.sql'), 'CREATE TABLE c (id INT);');
       expect(await pendingMigrations(pool, [dir])).toEqual(['svc/003_c.sql']);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('takes a file renamed after it was applied as applied, and records its new name beside the earlier one', async () => {
+    // Two files numbered 002, as a release shipped them; the next release numbers them once.
+    const dir = migrationsDir({
+      '001_a.sql': 'CREATE TABLE a (id INT);',
+      '002_b.sql': 'CREATE TABLE b (id INT);',
+      '002_c.sql': 'CREATE TABLE c (id INT);',
+      '003_d.sql': 'CREATE TABLE d (id INT);',
+    });
+    const pool = createPool({ url: await createTestDatabase('mig'), log: silentLog });
+    const fresh = createPool({ url: await createTestDatabase('mig'), log: silentLog });
+    try {
+      await migrate(pool, [dir], silentLog);
+      const { rows: before } = await pool.query<{ name: string; applied_at: Date }>("SELECT name, applied_at FROM schema_migrations WHERE name = 'svc/002_c.sql'");
+      renameSync(path.join(dir, '003_d.sql'), path.join(dir, '004_d.sql'));
+      renameSync(path.join(dir, '002_c.sql'), path.join(dir, '003_c.sql'));
+      writeFileSync(path.join(dir, '005_e.sql'), 'CREATE TABLE e (id INT);');
+      writeFileSync(path.join(dir, 'renamed.json'), JSON.stringify({ '003_c.sql': ['002_c.sql'], '004_d.sql': ['003_d.sql'] }));
+
+      // Only the new file is pending, and only it runs: running a renamed file again would fail (its table exists).
+      expect(await pendingMigrations(pool, [dir])).toEqual(['svc/005_e.sql']);
+      expect(await migrate(pool, [dir], silentLog)).toEqual(['svc/005_e.sql']);
+      const { rows } = await pool.query<{ name: string; applied_at: Date }>('SELECT name, applied_at FROM schema_migrations ORDER BY name');
+      // The earlier names stay for the release before, which still serves during the upgrade.
+      expect(rows.map((r) => r.name)).toEqual(['svc/001_a.sql', 'svc/002_b.sql', 'svc/002_c.sql', 'svc/003_c.sql', 'svc/003_d.sql', 'svc/004_d.sql', 'svc/005_e.sql']);
+      expect(rows.find((r) => r.name === 'svc/003_c.sql')!.applied_at).toEqual(before[0]!.applied_at);
+      expect(await migrate(pool, [dir], silentLog)).toEqual([]);
+
+      // A new database applies every file once, in the same order, under its new name only.
+      expect(await migrate(fresh, [dir], silentLog)).toEqual(['svc/001_a.sql', 'svc/002_b.sql', 'svc/003_c.sql', 'svc/004_d.sql', 'svc/005_e.sql']);
+      expect(await pendingMigrations(fresh, [dir])).toEqual([]);
+    } finally {
+      await pool.end();
+      await fresh.end();
+    }
+  });
+
+  it('refuses a renamed.json that does not map files of the folder to the names they had', async () => {
+    const pool = createPool({ url: await createTestDatabase('mig'), log: silentLog });
+    const refused = (renamed: unknown) =>
+      migrate(pool, [migrationsDir({ '001_a.sql': 'CREATE TABLE a (id INT);', '002_b.sql': 'CREATE TABLE b (id INT);', 'renamed.json': JSON.stringify(renamed) })], silentLog);
+    try {
+      await expect(refused({ '001_a.sql': '000_a.sql' })).rejects.toThrow(/renamed\.json: expected/);
+      await expect(refused({ '003_a.sql': ['001_a.sql'] })).rejects.toThrow(/renamed\.json: 003_a\.sql is not a file of the folder/);
+      await expect(refused({ '002_b.sql': ['001_a.sql'] })).rejects.toThrow(/renamed\.json: 001_a\.sql, an earlier name of 002_b\.sql, is still a file/);
+      expect((await pool.query("SELECT to_regclass('schema_migrations')::text AS t")).rows[0].t).toBe('schema_migrations');
+      expect((await pool.query('SELECT count(*)::int AS n FROM schema_migrations')).rows[0].n).toBe(0);
     } finally {
       await pool.end();
     }
