@@ -5,8 +5,8 @@
 // Writes the skeleton of a new gRPC service from scripts/new-service/templates/ (every `__x__` placeholder filled
 // in) and adds it where the platform learns about services:
 //   proto/<proto>/v1/<proto>.proto           the contract (CreateItem, GetItem)
-//   services/<name>/                         the service: src/{main,config,service}.ts, domain, app, store, grpc,
-//                                            events, migrations/001_<snake>.sql, tests, README.md
+//   services/<name>/                         the service: src/{main,config,service}.ts, domain, app, store, wire,
+//                                            grpc, events, migrations/001_<snake>.sql, tests, README.md
 //   gateway/src/routes/<name>/               routes, schemas and mapping of its REST surface
 //   packages/catalog/src/services.ts         its entry (database, contract, address, scopes)
 //   gateway/src/app.ts                       one import and one line mounting its routes

@@ -50,6 +50,7 @@ describe('npm run new-service', () => {
       'services/loyalty-and-rewards/src/app/createItem.ts',
       'services/loyalty-and-rewards/src/store/itemStore.ts',
       'services/loyalty-and-rewards/src/grpc/itemHandlers.ts',
+      'services/loyalty-and-rewards/src/wire/itemMessages.ts',
       'services/loyalty-and-rewards/src/events/itemEvents.ts',
       'services/loyalty-and-rewards/migrations/001_loyalty_and_rewards.sql',
       'services/loyalty-and-rewards/test/domain/item.test.ts',
@@ -66,6 +67,10 @@ describe('npm run new-service', () => {
     expect(JSON.parse(read('services/loyalty-and-rewards/package.json')).name).toBe('@platform/loyalty-and-rewards');
     expect(read('services/loyalty-and-rewards/src/service.ts')).toContain("import { loyaltyAndRewards } from '@platform/contracts';");
     expect(read('services/loyalty-and-rewards/src/events/itemEvents.ts')).toContain("created: 'loyalty-and-rewards.item.created'");
+    // The proto codec has a floor of its own, which the handlers import; nothing in grpc/ is imported from below.
+    expect(read('services/loyalty-and-rewards/src/wire/itemMessages.ts')).toContain('export function toItemMessage(item: Item): loyaltyAndRewards.Item');
+    expect(read('services/loyalty-and-rewards/src/grpc/itemHandlers.ts')).toContain("import { toItemMessage } from '../wire/itemMessages';");
+    expect(read('services/loyalty-and-rewards/src/grpc/itemHandlers.ts')).not.toContain('function toItemMessage');
     expect(read('services/loyalty-and-rewards/README.md')).toContain('owns its PostgreSQL database `loyalty`');
 
     const catalog = read('packages/catalog/src/services.ts');
