@@ -1,3 +1,4 @@
+import { CardSchema } from '@platform/api-model';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -31,28 +32,11 @@ export const ListCardsQuery = paginationQuery.extend({
 
 export const CardParams = z.object({ id: z.string().min(1).max(200) });
 
-export const CardSchema = z
-  .object({
-    id: z.string(),
-    status: z.string().openapi({ example: 'active' }),
-    brand: z.string().openapi({ example: 'visa' }),
-    cardHolderName: z.string(),
-    first6digits: z.string(),
-    last4digits: z.string(),
-    expirationMonth: z.int(),
-    expirationYear: z.int(),
-    fingerprint: z.string().openapi({ description: 'The same card number gives the same fingerprint within a client' }),
-    cvvChecked: z.boolean(),
-    customerId: z.string().nullable(),
-    merchantId: z.string().nullable().openapi({ description: 'The merchant whose provider verified the card, if one was named' }),
-    clientId: z.string(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Card');
+/** The card answer is the API model's schema. */
+export { CardSchema };
+export type { CardJson } from '@platform/api-model';
 
 export const CardListSchema = listSchema(CardSchema, 'CardList');
 
-export type CardJson = z.infer<typeof CardSchema>;
 export type CreateCardInput = z.infer<typeof CreateCardBody>;
 export type ListCardsInput = z.infer<typeof ListCardsQuery>;

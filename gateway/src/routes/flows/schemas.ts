@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, PAYMENT_TYPES } from '@platform/api-model';
+import { CHARGE_LIMITS, FlowSchema, PAYMENT_TYPES } from '@platform/api-model';
 import { amount as minorUnits, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -44,34 +44,12 @@ export const ListFlowsQuery = paginationQuery.extend({
 
 export const FlowParams = z.object({ id: z.string().min(1).max(200) });
 
-export const FlowSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string(),
-    name: z.string().nullable(),
-    paymentMethod: z.string(),
-    rules: z.array(
-      z.object({
-        when: z.object({
-          amountGte: z.int().nullable(),
-          amountLte: z.int().nullable(),
-          cardBrand: z.string().nullable(),
-          installmentsGte: z.int().nullable(),
-          currency: z.string().nullable(),
-        }),
-        route: z.array(z.string()),
-      }),
-    ),
-    defaultRoute: z.array(z.string()),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Flow');
+/** The flow answer is the API model's schema. */
+export { FlowSchema };
 
 export const FlowListSchema = listSchema(FlowSchema, 'FlowList');
 
-export type FlowJson = z.infer<typeof FlowSchema>;
+export type { FlowJson } from '@platform/api-model';
 export type CreateFlowInput = z.infer<typeof CreateFlowBody>;
 export type ReplaceFlowInput = z.infer<typeof ReplaceFlowBody>;
 export type ListFlowsInput = z.infer<typeof ListFlowsQuery>;

@@ -1,3 +1,4 @@
+import { CardTokenSchema } from '@platform/api-model';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
@@ -20,12 +21,8 @@ export const CardInput = z
 
 export const CreateTokenBody = CardInput.openapi('CreateTokenRequest');
 
-export const CardTokenSchema = z
-  .object({
-    tokenId: z.string().openapi({ description: 'Single use; saves a card (POST /v1/cards) or pays a charge' }),
-    expiresAt: z.iso.datetime().nullable(),
-  })
-  .openapi('CardToken');
+/** The token answer is the API model's schema. */
+export { CardTokenSchema };
 
 export type CardInputJson = z.infer<typeof CardInput>;
-export type CardTokenJson = z.infer<typeof CardTokenSchema>;
+export type { CardTokenJson } from '@platform/api-model';

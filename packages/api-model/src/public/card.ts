@@ -1,24 +1,29 @@
 import type { payments } from '@platform/contracts';
+import { z } from '../zod';
 import { requiredTimestamp, textOrNull } from './json';
 
 /** A saved card as the API shows it: brand, first six and last four digits; never the number or the CVV. */
-export interface CardJson {
-  id: string;
-  status: string;
-  brand: string;
-  cardHolderName: string;
-  first6digits: string;
-  last4digits: string;
-  expirationMonth: number;
-  expirationYear: number;
-  fingerprint: string;
-  cvvChecked: boolean;
-  customerId: string | null;
-  merchantId: string | null;
-  clientId: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const CardSchema = z
+  .object({
+    id: z.string(),
+    status: z.string().openapi({ example: 'active' }),
+    brand: z.string().openapi({ example: 'visa' }),
+    cardHolderName: z.string(),
+    first6digits: z.string(),
+    last4digits: z.string(),
+    expirationMonth: z.int(),
+    expirationYear: z.int(),
+    fingerprint: z.string().openapi({ description: 'The same card number gives the same fingerprint within a client' }),
+    cvvChecked: z.boolean(),
+    customerId: z.string().nullable(),
+    merchantId: z.string().nullable().openapi({ description: 'The merchant whose provider verified the card, if one was named' }),
+    clientId: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Card');
+
+export type CardJson = z.infer<typeof CardSchema>;
 
 export function toCardJson(card: payments.Card): CardJson {
   return {

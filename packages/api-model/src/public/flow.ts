@@ -1,22 +1,35 @@
 import type { payments } from '@platform/contracts';
+import { z } from '../zod';
 import { numberOrNull, requiredTimestamp, textOrNull } from './json';
 
-export interface FlowRuleJson {
-  when: { amountGte: number | null; amountLte: number | null; cardBrand: string | null; installmentsGte: number | null; currency: string | null };
-  route: string[];
-}
+/** A routing flow of a merchant: for one payment type, the rules that pick the providers a charge is tried on. */
+export const FlowSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    name: z.string().nullable(),
+    paymentMethod: z.string(),
+    rules: z.array(
+      z.object({
+        when: z.object({
+          amountGte: z.int().nullable(),
+          amountLte: z.int().nullable(),
+          cardBrand: z.string().nullable(),
+          installmentsGte: z.int().nullable(),
+          currency: z.string().nullable(),
+        }),
+        route: z.array(z.string()),
+      }),
+    ),
+    defaultRoute: z.array(z.string()),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Flow');
 
-export interface FlowJson {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  name: string | null;
-  paymentMethod: string;
-  rules: FlowRuleJson[];
-  defaultRoute: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type FlowJson = z.infer<typeof FlowSchema>;
+export type FlowRuleJson = FlowJson['rules'][number];
 
 export function toFlowJson(flow: payments.Flow): FlowJson {
   return {
