@@ -1,15 +1,29 @@
-import { payments, webhooks } from '@platform/contracts';
+import { payments, settings, webhooks } from '@platform/contracts';
 import {
   CardSchema,
   CardTokenSchema,
+  ClientSchema,
+  ClientTokenSchema,
+  CreatedApiKeySchema,
+  CreatedClientSchema,
   CreatedWebhookSchema,
   DeliverySchema,
   FlowSchema,
+  LinkSettingsSchema,
+  ReceiptSchema,
+  ReportSchema,
   toCardJson,
   toCardTokenJson,
+  toClientJson,
+  toClientTokenJson,
+  toCreatedApiKeyJson,
+  toCreatedClientJson,
   toCreatedWebhookJson,
   toDeliveryJson,
   toFlowJson,
+  toLinkSettingsJson,
+  toReceiptJson,
+  toReportJson,
   toWebhookJson,
   toWebhookRecoveryJson,
   WebhookRecoverySchema,
@@ -73,5 +87,26 @@ describe('the answers the API model maps', () => {
       ),
     );
     expectToMatch(WebhookRecoverySchema, toWebhookRecoveryJson(webhooks.RecoverWebhookResponse.fromPartial({ webhookId: 'wh_1', since: at, until: at, events: 3 })));
+  });
+
+  it('clients, their keys and tokens', () => {
+    const client = settings.Client.fromPartial({ id: 'cli_1', name: 'Shop', environment: 'sandbox', createdAt: at, updatedAt: at });
+    expectToMatch(ClientSchema, toClientJson(client));
+    expectToMatch(CreatedClientSchema, toCreatedClientJson(settings.CreateClientResponse.fromPartial({ client, apiKey: 'sk_1', keyId: 'key_1' })));
+    expectToMatch(CreatedApiKeySchema, toCreatedApiKeyJson(settings.CreateApiKeyResponse.fromPartial({ keyId: 'key_2', apiKey: 'sk_2', createdAt: at })));
+    expectToMatch(ClientTokenSchema, toClientTokenJson(settings.ClientToken.fromPartial({ clientId: 'cli_1', publicKey: 'pk_1', keyId: 'key_3', scope: ['charges'], expires: 600, createdAt: at, expiresAt: at })));
+    expectToMatch(ClientTokenSchema, toClientTokenJson(settings.ClientToken.fromPartial({ clientId: 'cli_1', publicKey: 'pk_2', keyId: 'key_4', scope: ['*'], createdAt: at })));
+  });
+
+  it('link settings, receipts and reports', () => {
+    const link = toLinkSettingsJson(settings.LinkSettings.fromPartial({ id: 'ls_1', clientId: 'cli_1', mainColor: '#000000', logoId: 'logo_1', createdAt: at, updatedAt: at }), 'https://api.example.com');
+    expectToMatch(LinkSettingsSchema, link);
+    expect([link.logo, link.merchantId, link.companyUrl]).toEqual(['https://api.example.com/v1/settings/logos/logo_1', null, null]);
+    expectToMatch(ReceiptSchema, toReceiptJson(payments.Receipt.fromPartial({ id: 'rcp_1', chargeId: 'ch_1', type: 'refund_receipt', createdAt: at }), 'https://api.example.com'));
+    expectToMatch(
+      ReportSchema,
+      toReportJson(payments.Report.fromPartial({ id: 'rep_1', type: 'transactions', status: 'ready', fields: ['id'], filters: { transactionStatus: ['authorized'], createdGte: at }, pagesCount: 1, rowCount: 3, createdAt: at, updatedAt: at })),
+    );
+    expectToMatch(ReportSchema, toReportJson(payments.Report.fromPartial({ id: 'rep_2', type: 'transactions', status: 'created', createdAt: at, updatedAt: at })));
   });
 });

@@ -1,4 +1,4 @@
-import { CLIENT_ENVIRONMENTS, CLIENT_LIMITS } from '@platform/api-model';
+import { CLIENT_ENVIRONMENTS, CLIENT_LIMITS, ClientSchema, CreatedApiKeySchema, CreatedClientSchema } from '@platform/api-model';
 import { z } from '../../openapi/zod';
 
 const name = z.string().min(1, 'must not be empty').max(CLIENT_LIMITS.nameMaxLength, `must be at most ${CLIENT_LIMITS.nameMaxLength} characters`);
@@ -21,33 +21,5 @@ export const UpdateClientBody = z
 export const ClientParams = z.object({ clientId: z.string().min(1).max(200) });
 export const ApiKeyParams = ClientParams.extend({ keyId: z.string().min(1).max(200) });
 
-export const ClientSchema = z
-  .object({
-    clientId: z.string(),
-    name: z.string(),
-    environment: z.string().openapi({ example: 'sandbox' }),
-    prepaymentEnabled: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Client');
-
-export const CreatedClientSchema = z
-  .object({
-    clientId: z.string(),
-    apiKey: z.string().openapi({ description: 'The secret key, shown only here' }),
-    keyId: z.string(),
-    name: z.string(),
-    environment: z.string(),
-    prepaymentEnabled: z.boolean(),
-    createdAt: z.iso.datetime(),
-  })
-  .openapi('CreatedClient');
-
-export const CreatedApiKeySchema = z
-  .object({
-    keyId: z.string(),
-    apiKey: z.string().openapi({ description: 'The secret key, shown only here' }),
-    createdAt: z.iso.datetime(),
-  })
-  .openapi('CreatedApiKey');
+/** The answers here are the API model's schemas. */
+export { ClientSchema, CreatedApiKeySchema, CreatedClientSchema };

@@ -1,4 +1,4 @@
-import { ALL_SCOPES, CLIENT_TOKEN_LIMITS, SCOPE_RESOURCES } from '@platform/api-model';
+import { ALL_SCOPES, CLIENT_TOKEN_LIMITS, ClientTokenSchema, SCOPE_RESOURCES } from '@platform/api-model';
 import { z } from '../../openapi/zod';
 
 export const CreateClientTokenBody = z
@@ -16,14 +16,5 @@ export const CreateClientTokenBody = z
   })
   .openapi('CreateClientTokenRequest');
 
-export const ClientTokenSchema = z
-  .object({
-    clientId: z.string(),
-    publicKey: z.string().openapi({ description: 'Goes in X-Api-Key; reaches only its scopes' }),
-    keyId: z.string().openapi({ description: 'Id of the public key, to revoke it' }),
-    scope: z.array(z.string()),
-    expires: z.int(),
-    createdAt: z.iso.datetime(),
-    expiresAt: z.iso.datetime().nullable().openapi({ description: 'null when the key never expires' }),
-  })
-  .openapi('ClientToken');
+/** The answers here are the API model's schemas. */
+export { ClientTokenSchema };

@@ -1,4 +1,4 @@
-import { RECEIPT_TYPES } from '@platform/api-model';
+import { RECEIPT_TYPES, ReceiptSchema } from '@platform/api-model';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
@@ -17,14 +17,7 @@ export const CreateReceiptBody = z
 
 export const ReceiptParams = z.object({ id: z.string().min(1).max(200) });
 
-export const ReceiptSchema = z
-  .object({
-    id: z.string(),
-    chargeId: z.string(),
-    type: z.string().openapi({ example: 'refund_receipt', description: RECEIPT_TYPES.join(', ') }),
-    createdAt: z.iso.datetime(),
-    fileUrl: z.string().openapi({ description: 'Where the PDF is downloaded, with the same credentials' }),
-  })
-  .openapi('Receipt');
+/** The answers here are the API model's schemas. */
+export { ReceiptSchema };
 
 export type CreateReceiptInput = z.infer<typeof CreateReceiptBody>;

@@ -1,4 +1,4 @@
-import { CHARGE_STATUSES, PAYMENT_TYPES } from '@platform/api-model';
+import { CHARGE_STATUSES, PAYMENT_TYPES, ReportSchema } from '@platform/api-model';
 import { dateTime, queryInt32 } from '../../http/fields';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -56,21 +56,5 @@ export const ReportFileParams = z.object({
   page: queryInt32('must be a whole page number').min(1, 'must be at least 1'),
 });
 
-export const ReportSchema = z
-  .object({
-    id: z.string(),
-    type: z.string().openapi({ example: 'transactions' }),
-    status: z.string().openapi({ example: 'ready', description: 'created, processing, ready, empty, error' }),
-    fields: z.array(z.string()),
-    filters: z.object({
-      transactionStatus: z.array(z.string()),
-      paymentMethod: z.array(z.string()),
-      createdAt: z.object({ gte: z.string().nullable(), lte: z.string().nullable() }),
-      merchantId: z.string().nullable(),
-    }),
-    pagesCount: z.number().int(),
-    rowCount: z.number().int(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Report');
+/** The answers here are the API model's schemas. */
+export { ReportSchema };

@@ -1,4 +1,4 @@
-import { LINK_SETTINGS_FIELDS, LINK_SETTINGS_LIMITS, type LinkSettingsField } from '@platform/api-model';
+import { LINK_SETTINGS_LIMITS, LinkSettingsSchema } from '@platform/api-model';
 import { webUrl } from '../../http/fields';
 import { blankToUndefined } from '../../http/json';
 import { z } from '../../openapi/zod';
@@ -31,18 +31,7 @@ export const MerchantHeaders = z.object({
 
 export const LogoParams = z.object({ logoId: z.string().min(1).max(200) });
 
-const color = z.string().nullable();
-
-export const LinkSettingsSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string().nullable().openapi({ description: 'null for the client default' }),
-    ...(Object.fromEntries(LINK_SETTINGS_FIELDS.map((f) => [f, color])) as Record<LinkSettingsField, typeof color>),
-    logo: z.url().nullable().openapi({ description: 'Public URL of the logo' }),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('LinkSettings');
+/** The answers here are the API model's schemas. */
+export { LinkSettingsSchema };
 
 export type LinkSettingsInput = z.infer<typeof LinkSettingsBody>;

@@ -1,16 +1,21 @@
 import type { settings } from '@platform/contracts';
 import { AppError } from '@platform/kit';
+import { z } from '../zod';
 import { requiredTimestamp, timestampOrNull } from './json';
 
 /** A client account: the answer of /admin/v1/clients and the `data` of `settings.client.*` events. */
-export interface ClientJson {
-  clientId: string;
-  name: string;
-  environment: string;
-  prepaymentEnabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ClientSchema = z
+  .object({
+    clientId: z.string(),
+    name: z.string(),
+    environment: z.string().openapi({ example: 'sandbox' }),
+    prepaymentEnabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Client');
+
+export type ClientJson = z.infer<typeof ClientSchema>;
 
 export function toClientJson(client: settings.Client): ClientJson {
   return {
@@ -24,15 +29,19 @@ export function toClientJson(client: settings.Client): ClientJson {
 }
 
 /** The answer of creating a client: the only time its first secret key is shown (never in an event). */
-export interface CreatedClientJson {
-  clientId: string;
-  apiKey: string;
-  keyId: string;
-  name: string;
-  environment: string;
-  prepaymentEnabled: boolean;
-  createdAt: string;
-}
+export const CreatedClientSchema = z
+  .object({
+    clientId: z.string(),
+    apiKey: z.string().openapi({ description: 'The secret key, shown only here' }),
+    keyId: z.string(),
+    name: z.string(),
+    environment: z.string(),
+    prepaymentEnabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .openapi('CreatedClient');
+
+export type CreatedClientJson = z.infer<typeof CreatedClientSchema>;
 
 export function toCreatedClientJson(created: settings.CreateClientResponse): CreatedClientJson {
   if (!created.client) throw new AppError('internal', 'CreateClient answered without a client');
@@ -49,11 +58,15 @@ export function toCreatedClientJson(created: settings.CreateClientResponse): Cre
 }
 
 /** The answer of creating another secret key: the only time it is shown (never in an event). */
-export interface CreatedApiKeyJson {
-  keyId: string;
-  apiKey: string;
-  createdAt: string;
-}
+export const CreatedApiKeySchema = z
+  .object({
+    keyId: z.string(),
+    apiKey: z.string().openapi({ description: 'The secret key, shown only here' }),
+    createdAt: z.iso.datetime(),
+  })
+  .openapi('CreatedApiKey');
+
+export type CreatedApiKeyJson = z.infer<typeof CreatedApiKeySchema>;
 
 export function toCreatedApiKeyJson(created: settings.CreateApiKeyResponse): CreatedApiKeyJson {
   return { keyId: created.keyId, apiKey: created.apiKey, createdAt: requiredTimestamp(created.createdAt, 'createdAt') };
@@ -71,15 +84,19 @@ export function toApiKeyRevokedJson(revoked: { keyId: string; kind: string; revo
 }
 
 /** A public key limited to some scopes (POST /v1/auth); REST only. */
-export interface ClientTokenJson {
-  clientId: string;
-  publicKey: string;
-  keyId: string;
-  scope: string[];
-  expires: number;
-  createdAt: string;
-  expiresAt: string | null;
-}
+export const ClientTokenSchema = z
+  .object({
+    clientId: z.string(),
+    publicKey: z.string().openapi({ description: 'Goes in X-Api-Key; reaches only its scopes' }),
+    keyId: z.string().openapi({ description: 'Id of the public key, to revoke it' }),
+    scope: z.array(z.string()),
+    expires: z.int(),
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable().openapi({ description: 'null when the key never expires' }),
+  })
+  .openapi('ClientToken');
+
+export type ClientTokenJson = z.infer<typeof ClientTokenSchema>;
 
 export function toClientTokenJson(token: settings.ClientToken): ClientTokenJson {
   return {

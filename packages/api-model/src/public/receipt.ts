@@ -1,4 +1,5 @@
 import type { payments } from '@platform/contracts';
+import { z } from '../zod';
 import { requiredTimestamp } from './json';
 
 /** The documents a voided or refunded charge can have: a refund receipt, a cancellation letter. */
@@ -18,13 +19,17 @@ export function receiptFileUrl(publicUrl: string, receiptId: string): string {
 }
 
 /** A receipt: the answer of POST and GET /v1/receipts. */
-export interface ReceiptJson {
-  id: string;
-  chargeId: string;
-  type: string;
-  createdAt: string;
-  fileUrl: string;
-}
+export const ReceiptSchema = z
+  .object({
+    id: z.string(),
+    chargeId: z.string(),
+    type: z.string().openapi({ example: 'refund_receipt', description: RECEIPT_TYPES.join(', ') }),
+    createdAt: z.iso.datetime(),
+    fileUrl: z.string().openapi({ description: 'Where the PDF is downloaded, with the same credentials' }),
+  })
+  .openapi('Receipt');
+
+export type ReceiptJson = z.infer<typeof ReceiptSchema>;
 
 /** `publicUrl` is the gateway's public origin, which serves the file. */
 export function toReceiptJson(value: payments.Receipt, publicUrl: string): ReceiptJson {

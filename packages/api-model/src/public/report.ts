@@ -1,23 +1,28 @@
 import type { payments } from '@platform/contracts';
+import { z } from '../zod';
 import { requiredTimestamp } from './json';
 
 /** A report's answer: `GET /v1/reports/{id}` (and `POST`, which answers it `created`). */
-export interface ReportJson {
-  id: string;
-  type: string;
-  status: string;
-  fields: string[];
-  filters: {
-    transactionStatus: string[];
-    paymentMethod: string[];
-    createdAt: { gte: string | null; lte: string | null };
-    merchantId: string | null;
-  };
-  pagesCount: number;
-  rowCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ReportSchema = z
+  .object({
+    id: z.string(),
+    type: z.string().openapi({ example: 'transactions' }),
+    status: z.string().openapi({ example: 'ready', description: 'created, processing, ready, empty, error' }),
+    fields: z.array(z.string()),
+    filters: z.object({
+      transactionStatus: z.array(z.string()),
+      paymentMethod: z.array(z.string()),
+      createdAt: z.object({ gte: z.string().nullable(), lte: z.string().nullable() }),
+      merchantId: z.string().nullable(),
+    }),
+    pagesCount: z.number().int(),
+    rowCount: z.number().int(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Report');
+
+export type ReportJson = z.infer<typeof ReportSchema>;
 
 export function toReportJson(report: payments.Report): ReportJson {
   const filters = report.filters;

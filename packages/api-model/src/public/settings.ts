@@ -1,5 +1,6 @@
 import type { settings } from '@platform/contracts';
 import { LINK_SETTINGS_FIELDS, type LinkSettingsField } from '../enums';
+import { z } from '../zod';
 import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /** Where the gateway serves a logo; public, so the hosted checkout can show it. */
@@ -7,17 +8,22 @@ export function logoUrl(publicUrl: string, logoId: string): string {
   return `${publicUrl}/v1/settings/logos/${encodeURIComponent(logoId)}`;
 }
 
+const color = z.string().nullable();
+
 /** Payment-link settings: the answer of /v1/settings and the `data` of `settings.link_settings.*` events. */
-export type LinkSettingsJson = {
-  id: string;
-  clientId: string;
-  /** null for the client default. */
-  merchantId: string | null;
-  /** Public URL of the logo. */
-  logo: string | null;
-  createdAt: string;
-  updatedAt: string;
-} & Record<LinkSettingsField, string | null>;
+export const LinkSettingsSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string().nullable().openapi({ description: 'null for the client default' }),
+    ...(Object.fromEntries(LINK_SETTINGS_FIELDS.map((f) => [f, color])) as Record<LinkSettingsField, typeof color>),
+    logo: z.url().nullable().openapi({ description: 'Public URL of the logo' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('LinkSettings');
+
+export type LinkSettingsJson = z.infer<typeof LinkSettingsSchema>;
 
 /** `publicUrl` is the gateway's public origin, which serves the logo. */
 export function toLinkSettingsJson(value: settings.LinkSettings, publicUrl: string): LinkSettingsJson {
