@@ -63,10 +63,15 @@ const SENSITIVE_KEYS = new Set([
   'pan',
 ]);
 
-const PAN_LIKE = /\b\d(?:[ -]?\d){12,18}\b/g;
+/**
+ * A UUID (every resource and request id), kept whole, or a card-number-like digit run (13 to 19 digits, spaces or
+ * dashes between them), replaced. UUIDs come first: the dashed digit groups of a random UUID can hold 13 digits.
+ */
+const UUID_OR_PAN_LIKE = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b\d(?:[ -]?\d){12,18}\b/gi;
+const UUID_START = /^[0-9a-f]{8}-/i;
 
 export function scrub(text: string): string {
-  return text.replace(PAN_LIKE, '[REDACTED]');
+  return text.replace(UUID_OR_PAN_LIKE, (match) => (match.length === 36 && UUID_START.test(match) ? match : '[REDACTED]'));
 }
 
 /** Fields of an error that say what went wrong without carrying the objects or data around it. */

@@ -38,6 +38,13 @@ describe('log redaction', () => {
   it('keeps ordinary numbers such as amounts, dates and short ids', () => {
     expect(scrub('amount 15000 for order 12345 at 2026-11-22')).toBe('amount 15000 for order 12345 at 2026-11-22');
   });
+
+  it('keeps UUIDs whole, however many digits their dashed groups hold, and still redacts a card number beside one', () => {
+    // 13 and more digits across dashes: a random request id is like this about once in a few hundred.
+    const ids = ['12345678-1234-5678-9012-345678901234', 'abcdef12-3456-7890-1234-567890abcdef', '0A1B2C3D-1234-4567-8901-234567890123'];
+    for (const id of ids) expect(scrub(`request ${id} done`)).toBe(`request ${id} done`);
+    expect(scrub(`${ids[0]} paid with 4111 1111 1111 1111`)).toBe(`${ids[0]} paid with [REDACTED]`);
+  });
 });
 
 describe('error serializer', () => {
