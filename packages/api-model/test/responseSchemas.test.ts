@@ -1,4 +1,4 @@
-import { payments, settings, webhooks } from '@platform/contracts';
+import { payments, sellers, settings, webhooks } from '@platform/contracts';
 import {
   CardSchema,
   CardTokenSchema,
@@ -11,7 +11,9 @@ import {
   FlowSchema,
   LinkSettingsSchema,
   ReceiptSchema,
+  RegistrationReviewSchema,
   ReportSchema,
+  SellerSchema,
   toCardJson,
   toCardTokenJson,
   toClientJson,
@@ -23,7 +25,9 @@ import {
   toFlowJson,
   toLinkSettingsJson,
   toReceiptJson,
+  toRegistrationReviewJson,
   toReportJson,
+  toSellerJson,
   toWebhookJson,
   toWebhookRecoveryJson,
   WebhookRecoverySchema,
@@ -108,5 +112,15 @@ describe('the answers the API model maps', () => {
       toReportJson(payments.Report.fromPartial({ id: 'rep_1', type: 'transactions', status: 'ready', fields: ['id'], filters: { transactionStatus: ['authorized'], createdGte: at }, pagesCount: 1, rowCount: 3, createdAt: at, updatedAt: at })),
     );
     expectToMatch(ReportSchema, toReportJson(payments.Report.fromPartial({ id: 'rep_2', type: 'transactions', status: 'created', createdAt: at, updatedAt: at })));
+  });
+
+  it('sellers and their registration reviews', () => {
+    const provider = { providerId: 'prov_1', providerType: 'SUBACQUIRER', status: 'pending', createdAt: at, updatedAt: at };
+    const seller = sellers.Seller.fromPartial({ id: 'sel_1', clientId: 'cli_1', merchantId: 'mer_1', mcc: '5411', status: 'pending', owner: { name: 'Ana' }, providers: [provider], createdAt: at, updatedAt: at });
+    expectToMatch(SellerSchema, toSellerJson(seller));
+    expectToMatch(SellerSchema, toSellerJson({ ...seller, metadataList: [{ key: 'a', value: 'b' }] }));
+    const review = sellers.RegistrationReview.fromPartial({ processId: 'rev_1', provider: 'acquirer', reviewType: 'acp', status: 'pending', deadlineAt: at, expiresAt: at, createdAt: at, updatedAt: at });
+    expectToMatch(RegistrationReviewSchema, toRegistrationReviewJson({ ...review, requestedFieldsPending: true }));
+    expectToMatch(RegistrationReviewSchema, toRegistrationReviewJson({ ...review, raw: ['owner.name'], fields: [{ path: 'owner.name' }] }));
   });
 });

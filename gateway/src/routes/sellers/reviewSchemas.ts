@@ -1,3 +1,4 @@
+import { RegistrationReviewSchema } from '@platform/api-model';
 import { dateTime as instant, queryInt32 } from '../../http/fields';
 import { listSchema } from '../../http/pagination';
 import { z } from '../../openapi/zod';
@@ -39,31 +40,7 @@ export const SubmissionBody = z
   .object({ fields: z.record(z.string(), z.union([z.string(), z.number()]), { error: 'must be an object of path: value' }) })
   .openapi('RegistrationReviewSubmission');
 
-export const ReviewSchema = z
-  .object({
-    processId: z.string(),
-    sellerId: z.string().nullable(),
-    provider: z.string(),
-    providerId: z.string().nullable(),
-    reviewType: z.string(),
-    status: z.string(),
-    deadlineAt: z.string().openapi({ format: 'date-time' }),
-    expiresAt: z.string().openapi({ format: 'date-time' }),
-    daysRemaining: z.int(),
-    requestedFieldsPending: z.boolean(),
-    requestedFields: z
-      .object({
-        raw: z.array(z.string()),
-        fields: z.array(z.record(z.string(), z.unknown())).openapi({
-          description:
-            'Each requested field: path, type (string, enum, date, number), required, label and format ({pt-br, en}), providerField, pattern, allowedValues, note, unmapped',
-        }),
-      })
-      .optional(),
-    failureReason: z.string().nullable(),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('RegistrationReview');
+/** The review answer is the API model's schema. */
+export const ReviewSchema = RegistrationReviewSchema;
 
 export const ReviewListSchema = listSchema(ReviewSchema, 'RegistrationReviewList');

@@ -1,17 +1,11 @@
-import { SELLER_STATUSES } from '@platform/api-model';
+import { SELLER_STATUSES, SellerMetadataSchema, SellerSchema } from '@platform/api-model';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { z } from '../../openapi/zod';
 
 const object = z.record(z.string(), z.unknown());
 
-/**
- * The client's own data about the seller, shown back in the shape it came: an object, or a list of objects (the public
- * Node SDK sends `[{key, value}]`). The sellers service checks the entries.
- */
-const metadata = z.union([object, z.array(object)]).openapi({
-  description: 'Free data of the client: an object, or a list of objects as the public Node SDK sends it ([{key, value}]); answered in the same shape',
-  example: [{ key: '768093', value: 'Additional information' }],
-});
+/** The client's own data about the seller: the API model's schema, as the answer shows it back. */
+const metadata = SellerMetadataSchema;
 
 /**
  * The seller body as the public description has it. The sellers service validates it as a whole (CPF and CNPJ check
@@ -61,39 +55,8 @@ export const ListSellersQuery = paginationQuery.extend({
 
 export const SellerParams = z.object({ id: z.string().min(1).max(200) });
 
-const nullableObject = object.nullable();
-
-export const SellerSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string(),
-    mcc: z.string(),
-    status: z.string().openapi({ description: SELLER_STATUSES.join(', ') }),
-    owner: nullableObject,
-    business: nullableObject,
-    bankAccount: nullableObject,
-    transferPolicy: nullableObject,
-    rateAgreements: z.array(object),
-    salesPlanId: z.string().nullable(),
-    planId: z.string().nullable(),
-    metadata: metadata.nullable(),
-    providers: z.array(
-      z.object({
-        providerId: z.string(),
-        providerType: z.string(),
-        externalId: z.string().nullable(),
-        externalStatus: z.string().nullable(),
-        externalStatusReason: z.string().nullable(),
-        status: z.string(),
-        createdAt: z.string().openapi({ format: 'date-time' }),
-        updatedAt: z.string().openapi({ format: 'date-time' }),
-      }),
-    ),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Seller');
+/** The answers here are the API model's schemas. */
+export { SellerSchema };
 
 export const SellerListSchema = listSchema(SellerSchema, 'SellerList');
 

@@ -1,42 +1,60 @@
 import type { sellers } from '@platform/contracts';
+import { SELLER_STATUSES } from '../enums';
+import { z } from '../zod';
 import { objectOrNull, requiredTimestamp, textOrNull } from './json';
 
-/** One link of a seller to a provider of its merchant. */
-export interface SellerProviderJson {
-  providerId: string;
-  providerType: string;
-  externalId: string | null;
-  externalStatus: string | null;
-  externalStatusReason: string | null;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
+const object = z.record(z.string(), z.unknown());
+const nullableObject = object.nullable();
+
+/**
+ * The client's own data about the seller, shown back in the shape it came: an object, or a list of objects (the public
+ * Node SDK sends `[{key, value}]`). The sellers service checks the entries.
+ */
+export const SellerMetadataSchema = z.union([object, z.array(object)]).openapi({
+  description: 'Free data of the client: an object, or a list of objects as the public Node SDK sends it ([{key, value}]); answered in the same shape',
+  example: [{ key: '768093', value: 'Additional information' }],
+});
 
 /**
  * A seller: the answer of /v1/sellers and the `data` of `sellers.seller.*` events. `owner`, `business`,
  * `bankAccount` and `transferPolicy` are shown as stored: each nested object (and its address and document) with its
  * own `id`, `createdAt` and `updatedAt`. `mcc` is a string.
  */
-export interface SellerJson {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  mcc: string;
-  status: string;
-  owner: Record<string, unknown> | null;
-  business: Record<string, unknown> | null;
-  bankAccount: Record<string, unknown> | null;
-  transferPolicy: Record<string, unknown> | null;
-  rateAgreements: Record<string, unknown>[];
-  salesPlanId: string | null;
-  planId: string | null;
-  /** In the shape the client sent it: an object, or a list of objects (the public Node SDK's `[{key, value}]`). */
-  metadata: Record<string, unknown> | Record<string, unknown>[] | null;
-  providers: SellerProviderJson[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const SellerSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    mcc: z.string(),
+    status: z.string().openapi({ description: SELLER_STATUSES.join(', ') }),
+    owner: nullableObject,
+    business: nullableObject,
+    bankAccount: nullableObject,
+    transferPolicy: nullableObject,
+    rateAgreements: z.array(object),
+    salesPlanId: z.string().nullable(),
+    planId: z.string().nullable(),
+    metadata: SellerMetadataSchema.nullable(),
+    providers: z.array(
+      z.object({
+        providerId: z.string(),
+        providerType: z.string(),
+        externalId: z.string().nullable(),
+        externalStatus: z.string().nullable(),
+        externalStatusReason: z.string().nullable(),
+        status: z.string(),
+        createdAt: z.string().openapi({ format: 'date-time' }),
+        updatedAt: z.string().openapi({ format: 'date-time' }),
+      }),
+    ),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Seller');
+
+export type SellerJson = z.infer<typeof SellerSchema>;
+/** One link of a seller to a provider of its merchant. */
+export type SellerProviderJson = SellerJson['providers'][number];
 
 export function toSellerJson(seller: sellers.Seller): SellerJson {
   return {
