@@ -7,3 +7,6 @@ import { z } from 'zod';
 extendZodWithOpenApi(z);
 
 export { z };
+
+/** A free-form JSON object of an answer. */
+export const JsonObjectSchema = z.record(z.string(), z.unknown());

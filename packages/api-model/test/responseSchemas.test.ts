@@ -10,6 +10,9 @@ import {
   DeliverySchema,
   FlowSchema,
   LinkSettingsSchema,
+  MerchantSchema,
+  PlatformFeeSchema,
+  ProviderSchema,
   ReceiptSchema,
   RegistrationReviewSchema,
   ReportSchema,
@@ -24,6 +27,9 @@ import {
   toDeliveryJson,
   toFlowJson,
   toLinkSettingsJson,
+  toMerchantJson,
+  toPlatformFeeJson,
+  toProviderJson,
   toReceiptJson,
   toRegistrationReviewJson,
   toReportJson,
@@ -122,5 +128,16 @@ describe('the answers the API model maps', () => {
     const review = sellers.RegistrationReview.fromPartial({ processId: 'rev_1', provider: 'acquirer', reviewType: 'acp', status: 'pending', deadlineAt: at, expiresAt: at, createdAt: at, updatedAt: at });
     expectToMatch(RegistrationReviewSchema, toRegistrationReviewJson({ ...review, requestedFieldsPending: true }));
     expectToMatch(RegistrationReviewSchema, toRegistrationReviewJson({ ...review, raw: ['owner.name'], fields: [{ path: 'owner.name' }] }));
+  });
+
+  it('merchants, their providers and platform fees', () => {
+    const provider = payments.Provider.fromPartial({ id: 'prov_1', merchantId: 'mer_1', name: 'Sandbox', priority: 1, credentialsType: 'SANDBOX', options: { a: 1 }, createdAt: at, updatedAt: at });
+    expectToMatch(ProviderSchema, toProviderJson(provider));
+    expectToMatch(ProviderSchema, toProviderJson({ ...provider, options: undefined }));
+    expectToMatch(MerchantSchema, toMerchantJson(payments.Merchant.fromPartial({ id: 'mer_1', clientId: 'cli_1', mcc: '5411', status: 'active', providers: [provider], createdAt: at, updatedAt: at })));
+    const fee = toPlatformFeeJson(
+      payments.PlatformFee.fromPartial({ merchantId: 'mer_1', platformFeeEnabled: true, rules: [{ percentage: 150, paymentMethod: 'credit', installment: 2 }, { fixedAmount: 30, paymentMethod: 'default' }] }),
+    );
+    expectToMatch(PlatformFeeSchema, fee);
   });
 });

@@ -1,6 +1,6 @@
-import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS, MerchantSchema, PlatformFeeSchema, ProviderSchema } from '@platform/api-model';
 import { int32, amount } from '../../http/fields';
-import { JsonObject, JsonObjectOut, jsonObjectProblem } from '../../http/json';
+import { JsonObject, jsonObjectProblem } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -92,55 +92,12 @@ export const MerchantParams = z.object({ id: z.string().min(1).max(200) });
 export const ProviderParams = MerchantParams;
 export const ListMerchantsQuery = paginationQuery;
 
-export const ProviderSchema = z
-  .object({
-    id: z.string(),
-    merchantId: z.string(),
-    name: z.string(),
-    priority: z.int(),
-    credentials: z.object({ type: z.string().openapi({ example: 'SANDBOX' }) }).openapi({ description: 'Only the type: secrets are never returned' }),
-    options: JsonObjectOut.nullable(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Provider');
-
-export const MerchantSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    mcc: z.string(),
-    name: z.string().nullable(),
-    merchantName: z.string().nullable(),
-    merchantUrl: z.string().nullable(),
-    status: z.string().openapi({ example: 'active' }),
-    providers: z.array(ProviderSchema),
-    platformFeeEnabled: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .openapi('Merchant');
+/** The answers here are the API model's schemas. */
+export { MerchantSchema, PlatformFeeSchema, ProviderSchema };
 
 export const MerchantListSchema = listSchema(MerchantSchema, 'MerchantList');
 
-export const PlatformFeeSchema = z
-  .object({
-    merchantId: z.string(),
-    platformFeeEnabled: z.boolean(),
-    rules: z.array(
-      z.object({
-        percentage: z.int().nullable(),
-        fixedAmount: z.int().nullable(),
-        paymentMethod: z.string(),
-        installment: z.int().nullable(),
-      }),
-    ),
-  })
-  .openapi('PlatformFee');
-
-export type ProviderJson = z.infer<typeof ProviderSchema>;
-export type MerchantJson = z.infer<typeof MerchantSchema>;
-export type PlatformFeeJson = z.infer<typeof PlatformFeeSchema>;
+export type { MerchantJson, PlatformFeeJson, ProviderJson } from '@platform/api-model';
 export type CreateMerchantInput = z.infer<typeof CreateMerchantBody>;
 export type UpdateMerchantInput = z.infer<typeof UpdateMerchantBody>;
 export type UpdateProviderInput = z.infer<typeof UpdateProviderBody>;

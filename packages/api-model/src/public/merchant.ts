@@ -1,44 +1,58 @@
 import type { payments } from '@platform/contracts';
+import { JsonObjectSchema, z } from '../zod';
 import { numberOrNull, objectOrNull, requiredTimestamp, textOrNull } from './json';
 
 /** A provider as a client may see it: its credentials reduced to their type, whatever else the service sent. */
-export interface ProviderJson {
-  id: string;
-  merchantId: string;
-  name: string;
-  priority: number;
-  credentials: { type: string };
-  options: Record<string, unknown> | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ProviderSchema = z
+  .object({
+    id: z.string(),
+    merchantId: z.string(),
+    name: z.string(),
+    priority: z.int(),
+    credentials: z.object({ type: z.string().openapi({ example: 'SANDBOX' }) }).openapi({ description: 'Only the type: secrets are never returned' }),
+    options: JsonObjectSchema.nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Provider');
 
-export interface MerchantJson {
-  id: string;
-  clientId: string;
-  mcc: string;
-  name: string | null;
-  merchantName: string | null;
-  merchantUrl: string | null;
-  status: string;
-  providers: ProviderJson[];
-  platformFeeEnabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ProviderJson = z.infer<typeof ProviderSchema>;
 
-export interface PlatformFeeRuleJson {
-  percentage: number | null;
-  fixedAmount: number | null;
-  paymentMethod: string;
-  installment: number | null;
-}
+export const MerchantSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    mcc: z.string(),
+    name: z.string().nullable(),
+    merchantName: z.string().nullable(),
+    merchantUrl: z.string().nullable(),
+    status: z.string().openapi({ example: 'active' }),
+    providers: z.array(ProviderSchema),
+    platformFeeEnabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi('Merchant');
 
-export interface PlatformFeeJson {
-  merchantId: string;
-  platformFeeEnabled: boolean;
-  rules: PlatformFeeRuleJson[];
-}
+export type MerchantJson = z.infer<typeof MerchantSchema>;
+
+export const PlatformFeeSchema = z
+  .object({
+    merchantId: z.string(),
+    platformFeeEnabled: z.boolean(),
+    rules: z.array(
+      z.object({
+        percentage: z.int().nullable(),
+        fixedAmount: z.int().nullable(),
+        paymentMethod: z.string(),
+        installment: z.int().nullable(),
+      }),
+    ),
+  })
+  .openapi('PlatformFee');
+
+export type PlatformFeeJson = z.infer<typeof PlatformFeeSchema>;
+export type PlatformFeeRuleJson = PlatformFeeJson['rules'][number];
 
 export function toProviderJson(provider: payments.Provider): ProviderJson {
   return {
