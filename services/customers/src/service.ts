@@ -1,12 +1,12 @@
 import { customers, payments } from '@platform/contracts';
 import { createPromiseClient, implement, migrationsDirOf, systemClock, type ServiceDefinitionOptions } from '@platform/kit';
-import { createPaymentsCardDirectory, type CardDirectory } from './app/cardDirectory';
+import { createPaymentsCardsPort, type CardsPort } from './app/cardsPort';
 import { customersConfig } from './config';
 import { createCustomerHandlers } from './grpc/customerHandlers';
 import { createCustomerCardStore } from './store/customerCardStore';
 import { createCustomerStore } from './store/customerStore';
 
-export function defineCustomersService(options: { cards?: CardDirectory } = {}): ServiceDefinitionOptions<typeof customersConfig> {
+export function defineCustomersService(options: { cards?: CardsPort } = {}): ServiceDefinitionOptions<typeof customersConfig> {
   return {
     name: 'customers',
     configSchema: customersConfig,
@@ -15,7 +15,7 @@ export function defineCustomersService(options: { cards?: CardDirectory } = {}):
       const paymentsClient = options.cards
         ? undefined
         : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
-      const cards = options.cards ?? createPaymentsCardDirectory(paymentsClient!);
+      const cards = options.cards ?? createPaymentsCardsPort(paymentsClient!);
       const handlers = createCustomerHandlers({
         pool,
         log,

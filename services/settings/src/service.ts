@@ -1,14 +1,14 @@
 import { payments, settings as pb } from '@platform/contracts';
 import { createPromiseClient, implement, migrationsDirOf, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import { createPaymentsMerchantDirectory, type MerchantDirectory } from './app/merchantDirectory';
+import { createPaymentsMerchantsPort, type MerchantsPort } from './app/merchantsPort';
 import { settingsConfig } from './config';
 import { createSettingsHandlers } from './grpc/settingsHandlers';
 import { createStores } from './store';
 
 export const SETTINGS_GRPC_SERVICE = 'settings.v1.SettingsService';
 
-/** The service definition; tests pass their own clock to move time without waiting, and their own merchant directory. */
-export function defineSettingsService(options: { clock?: Clock; merchants?: MerchantDirectory } = {}): ServiceDefinitionOptions<typeof settingsConfig> {
+/** The service definition; tests pass their own clock to move time without waiting, and their own merchants port. */
+export function defineSettingsService(options: { clock?: Clock; merchants?: MerchantsPort } = {}): ServiceDefinitionOptions<typeof settingsConfig> {
   return {
     name: 'settings',
     configSchema: settingsConfig,
@@ -17,7 +17,7 @@ export function defineSettingsService(options: { clock?: Clock; merchants?: Merc
       const paymentsClient = options.merchants
         ? undefined
         : createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, config.PAYMENTS_GRPC_URL);
-      const merchants = options.merchants ?? createPaymentsMerchantDirectory(paymentsClient!);
+      const merchants = options.merchants ?? createPaymentsMerchantsPort(paymentsClient!);
       const handlers = createSettingsHandlers({ pool, stores: createStores(), clock: options.clock ?? systemClock, publicUrl: config.PUBLIC_URL, merchants });
       return {
         services: [

@@ -1,6 +1,6 @@
 import { settings, webhooks } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import { settingsClientDirectory, type ClientDirectory } from './app/clientDirectory';
+import { settingsClientsPort, type ClientsPort } from './app/clientsPort';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
 import { fanOutEvents } from './app/fanOutEvent';
@@ -24,9 +24,9 @@ export const POOL_HEADROOM = 4;
 
 /**
  * `resolve` replaces DNS (tests give names that resolve to chosen addresses); tests pass a clock to move time without
- * waiting, and a directory of clients in place of settings.
+ * waiting, and a clients port in place of settings.
  */
-export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clock; clients?: ClientDirectory } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
+export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clock; clients?: ClientsPort } = {}): ServiceDefinitionOptions<typeof webhooksConfig> {
   return {
     name: 'webhooks',
     configSchema: webhooksConfig,
@@ -49,7 +49,7 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
         retrySchedule: config.WEBHOOKS_RETRY_SCHEDULE,
         allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
         clients:
-          options.clients ?? settingsClientDirectory(createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL)),
+          options.clients ?? settingsClientsPort(createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL)),
         outbox,
       };
       // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.

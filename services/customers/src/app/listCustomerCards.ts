@@ -1,6 +1,6 @@
 import { errors, pageMeta, requireClientId, toPage, type PageMeta } from '@platform/kit';
 import type { common } from '@platform/contracts';
-import type { CardSummary } from './cardDirectory';
+import type { CardSummary } from './cardsPort';
 import type { CustomerDeps } from './deps';
 
 export interface LinkedCard extends CardSummary {

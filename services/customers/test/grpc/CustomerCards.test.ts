@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@platform/kit';
-import type { CardDirectory, CardSummary } from '../../src/app/cardDirectory';
+import type { CardsPort, CardSummary } from '../../src/app/cardsPort';
 import { customerRequest, failureOf, startCustomers, type RunningCustomers } from '../support/service';
 
 /** Stands in for payments: cards belong to clients; assignments are recorded. */
@@ -8,7 +8,7 @@ function fakeCards() {
   const cards = new Map<string, { clientId: string; card: CardSummary }>();
   const assigned: Array<{ cardId: string; customerId: string }> = [];
   let failAssign = false;
-  const directory: CardDirectory = {
+  const directory: CardsPort = {
     getCard: async (clientId, cardId) => {
       const entry = cards.get(cardId);
       if (!entry || entry.clientId !== clientId) throw errors.notFound('Card', cardId);

@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { customers } from '@platform/contracts';
 import type { Pool, PromiseClient, RunningService } from '@platform/kit';
 import { startServiceWithClient } from '@platform/testkit';
-import type { CardDirectory } from '../../src/app/cardDirectory';
+import type { CardsPort } from '../../src/app/cardsPort';
 import { defineCustomersService } from '../../src/service';
 
 export type CustomersClient = PromiseClient<typeof customers.CustomersServiceService>;
@@ -17,12 +17,12 @@ export interface RunningCustomers {
 
 /** The real service in-process on a free port, on a fresh database, called through the generated client. */
 export async function startCustomers(
-  options: { cards?: CardDirectory; env?: NodeJS.ProcessEnv; databaseUrl?: string } = {},
+  options: { cards?: CardsPort; env?: NodeJS.ProcessEnv; databaseUrl?: string } = {},
 ): Promise<RunningCustomers & { databaseUrl: string }> {
   return startServiceWithClient(
     defineCustomersService({ cards: options.cards }),
     { definition: customers.CustomersServiceService, Client: customers.CustomersServiceClient },
-    // Nothing answers here: suites about cards pass a fake directory instead of calling payments.
+    // Nothing answers here: suites about cards pass a fake cards port instead of calling payments.
     { env: { PAYMENTS_GRPC_URL: '127.0.0.1:1', ...options.env }, databaseUrl: options.databaseUrl },
   );
 }

@@ -2,7 +2,7 @@ import { toLinkSettingsJson } from '@platform/api-model';
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
 import { AppError, errors, type PromiseClient } from '@platform/kit';
-import { createPaymentsMerchantDirectory } from '../../src/app/merchantDirectory';
+import { createPaymentsMerchantsPort } from '../../src/app/merchantsPort';
 import { failure, fieldsOf, JPEG_BYTES, PNG_BYTES, SVG_TEXT } from '../support/fixtures';
 import { outboxEvents } from '../support/database';
 import { newClient, startSettings, type SettingsUnderTest } from '../support/service';
@@ -280,7 +280,7 @@ describe("link settings name only the caller's merchants", () => {
   });
 });
 
-describe('the merchant directory over gRPC', () => {
+describe('the merchants port over gRPC', () => {
   function clientAnswering(getMerchant: (request: payments.GetMerchantRequest) => Promise<payments.Merchant>) {
     const asked: payments.GetMerchantRequest[] = [];
     const client = {
@@ -294,7 +294,7 @@ describe('the merchant directory over gRPC', () => {
 
   it('asks GetMerchant scoped by the caller', async () => {
     const { client, asked } = clientAnswering(async (request) => ({ id: request.id, clientId: request.clientId }) as payments.Merchant);
-    await createPaymentsMerchantDirectory(client).requireMerchant('client-a', 'merchant-1');
+    await createPaymentsMerchantsPort(client).requireMerchant('client-a', 'merchant-1');
     expect(asked).toEqual([{ clientId: 'client-a', id: 'merchant-1' }]);
   });
 
@@ -302,7 +302,7 @@ describe('the merchant directory over gRPC', () => {
     const missing = clientAnswering(async (request) => {
       throw errors.notFound('Merchant', request.id);
     });
-    expect(await failure(createPaymentsMerchantDirectory(missing.client).requireMerchant('client-a', 'merchant-1'))).toMatchObject({
+    expect(await failure(createPaymentsMerchantsPort(missing.client).requireMerchant('client-a', 'merchant-1'))).toMatchObject({
       kind: 'not_found',
       key: 'not_found',
       message: 'Merchant not found',
@@ -310,6 +310,6 @@ describe('the merchant directory over gRPC', () => {
     const down = clientAnswering(async () => {
       throw new AppError('unavailable', 'A platform service is unavailable');
     });
-    expect((await failure(createPaymentsMerchantDirectory(down.client).requireMerchant('client-a', 'merchant-1'))).kind).toBe('unavailable');
+    expect((await failure(createPaymentsMerchantsPort(down.client).requireMerchant('client-a', 'merchant-1'))).kind).toBe('unavailable');
   });
 });

@@ -1,8 +1,8 @@
 import { errors } from '@platform/kit';
-import type { MerchantDirectory } from '../../src/app/merchantDirectory';
+import type { MerchantsPort } from '../../src/app/merchantsPort';
 
 /** The payments service as settings sees it, in memory: only the merchants added here exist, each for its client. */
-export class FakeMerchants implements MerchantDirectory {
+export class FakeMerchants implements MerchantsPort {
   private readonly owners = new Map<string, string>();
   /** Every question asked, in order. */
   readonly asked: Array<{ clientId: string; merchantId: string }> = [];

@@ -6,7 +6,7 @@ import { namesPrivateHost, parseNewWebhook, type NewWebhookInput, type Webhook }
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import type { KeySealer } from '../signing/keySealer';
 import { fromWebhookMessage, toWebhookMessage } from '../wire/webhookMessages';
-import { privateTargetsAllowed } from './clientDirectory';
+import { privateTargetsAllowed } from './clientsPort';
 import type { WebhookDeps } from './deps';
 
 export const CREATE_WEBHOOK_OPERATION = 'webhooks.create';

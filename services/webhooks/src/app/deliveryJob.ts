@@ -4,7 +4,7 @@ import type { KeyObject } from 'node:crypto';
 import { deliveryHeaders, privateKeyOf } from '../domain/signatures';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
 import { openSigningSecrets } from '../signing/webhookSecrets';
-import { privateTargetsAllowed } from './clientDirectory';
+import { privateTargetsAllowed } from './clientsPort';
 import type { WebhookDeps } from './deps';
 
 export const DELIVER_JOB = 'webhooks.deliver';

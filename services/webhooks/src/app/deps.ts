@@ -1,5 +1,5 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
-import type { ClientDirectory } from './clientDirectory';
+import type { ClientsPort } from './clientsPort';
 import type { DeliverySender } from '../delivery/httpSender';
 import type { KeySealer } from '../signing/keySealer';
 import type { DeliveryStore } from '../store/deliveryStore';
@@ -18,7 +18,7 @@ export interface WebhookDeps {
   /** The operator's switch: private targets for sandbox clients (never for live ones), or for nobody when false. */
   allowPrivateTargets: boolean;
   /** Settings, asked for a client's environment when a target is private and the switch is on. */
-  clients: ClientDirectory;
+  clients: ClientsPort;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
 }

@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { applyChanges, namesPrivateHost, parseWebhookChanges, type Webhook, type WebhookChangesInput } from '../domain/webhook';
 import { recordWebhookEvent, WEBHOOK_EVENTS } from '../events/webhookEvents';
-import { privateTargetsAllowed } from './clientDirectory';
+import { privateTargetsAllowed } from './clientsPort';
 import type { WebhookDeps } from './deps';
 
 export async function updateWebhook(deps: WebhookDeps, input: WebhookChangesInput & { clientId: string; id: string }): Promise<Webhook> {

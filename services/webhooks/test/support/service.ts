@@ -5,7 +5,7 @@ import { webhooks } from '@platform/contracts';
 import type { DomainEvent, Pool, PromiseClient, RunningService } from '@platform/kit';
 import { createTestDatabase, startServiceWithClient, testNatsUrl } from '@platform/testkit';
 import { connect, type NatsConnection } from 'nats';
-import type { ClientDirectory } from '../../src/app/clientDirectory';
+import type { ClientsPort } from '../../src/app/clientsPort';
 import type { Resolver } from '../../src/delivery/httpSender';
 import { defineWebhooksService } from '../../src/service';
 
@@ -15,7 +15,7 @@ export type WebhooksClient = PromiseClient<typeof webhooks.WebhooksServiceServic
  * Settings as webhooks see it: every client is a sandbox client unless the test says it is live (or unknown). It
  * counts the questions, so a test can tell when settings was asked.
  */
-export class TestClients implements ClientDirectory {
+export class TestClients implements ClientsPort {
   private readonly environments = new Map<string, string | null>();
   asked = 0;
 

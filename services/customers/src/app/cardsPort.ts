@@ -8,14 +8,14 @@ export type CardSummary = Pick<
 >;
 
 /** What customers needs to know about cards; the vault that holds them belongs to payments. */
-export interface CardDirectory {
+export interface CardsPort {
   /** not_found when the card is unknown or another client's. */
   getCard(clientId: string, cardId: string): Promise<CardSummary>;
   assignToCustomer(clientId: string, cardId: string, customerId: string): Promise<void>;
   listByIds(clientId: string, ids: string[]): Promise<CardSummary[]>;
 }
 
-export function createPaymentsCardDirectory(client: PromiseClient<typeof payments.PaymentsServiceService>): CardDirectory {
+export function createPaymentsCardsPort(client: PromiseClient<typeof payments.PaymentsServiceService>): CardsPort {
   return {
     getCard: (clientId, cardId) => client.getCard({ clientId, id: cardId }),
     assignToCustomer: async (clientId, cardId, customerId) => {

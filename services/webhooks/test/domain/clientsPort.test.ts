@@ -1,6 +1,6 @@
 import type { settings } from '@platform/contracts';
 import { AppError, type PromiseClient } from '@platform/kit';
-import { privateTargetsAllowed, settingsClientDirectory } from '../../src/app/clientDirectory';
+import { privateTargetsAllowed, settingsClientsPort } from '../../src/app/clientsPort';
 
 type SettingsClient = PromiseClient<typeof settings.SettingsServiceService>;
 
@@ -22,7 +22,7 @@ function settingsOf(environments: Record<string, string>, failure?: Error): { cl
 describe('private targets per client', () => {
   it('are for sandbox clients only, and for nobody when the switch is off (settings not asked then)', async () => {
     const { client, asked } = settingsOf({ s: 'sandbox', l: 'live' });
-    const clients = settingsClientDirectory(client);
+    const clients = settingsClientsPort(client);
     expect(await privateTargetsAllowed({ allowPrivateTargets: true, clients }, 's')).toBe(true);
     expect(await privateTargetsAllowed({ allowPrivateTargets: true, clients }, 'l')).toBe(false);
     expect(await privateTargetsAllowed({ allowPrivateTargets: true, clients }, 'unknown')).toBe(false);
@@ -33,7 +33,7 @@ describe('private targets per client', () => {
 
   it('asks settings once per client (an environment never changes), an unknown client each time', async () => {
     const { client, asked } = settingsOf({ s: 'sandbox' });
-    const clients = settingsClientDirectory(client);
+    const clients = settingsClientsPort(client);
     for (let i = 0; i < 3; i++) {
       expect(await clients.environmentOf('s')).toBe('sandbox');
       expect(await clients.environmentOf('unknown')).toBeNull();
@@ -43,6 +43,6 @@ describe('private targets per client', () => {
 
   it('passes on any other failure of settings, so that nothing is decided without an answer', async () => {
     const { client } = settingsOf({}, new AppError('unavailable', 'settings is down'));
-    await expect(privateTargetsAllowed({ allowPrivateTargets: true, clients: settingsClientDirectory(client) }, 's')).rejects.toThrow('settings is down');
+    await expect(privateTargetsAllowed({ allowPrivateTargets: true, clients: settingsClientsPort(client) }, 's')).rejects.toThrow('settings is down');
   });
 });

@@ -2,7 +2,7 @@ import type { settings } from '@platform/contracts';
 import { AppError, type PromiseClient } from '@platform/kit';
 
 /** Who a client is, as far as webhooks need to know: its environment, which settings holds. */
-export interface ClientDirectory {
+export interface ClientsPort {
   /** `sandbox` or `live`; null for a client settings does not know. */
   environmentOf(clientId: string): Promise<string | null>;
 }
@@ -11,7 +11,7 @@ export interface ClientDirectory {
 const ENVIRONMENTS_KEPT = 10_000;
 
 /** Settings over gRPC (`GetClient`), each client asked once per process. */
-export function settingsClientDirectory(client: PromiseClient<typeof settings.SettingsServiceService>): ClientDirectory {
+export function settingsClientsPort(client: PromiseClient<typeof settings.SettingsServiceService>): ClientsPort {
   const known = new Map<string, string>();
   return {
     async environmentOf(clientId) {
@@ -34,7 +34,7 @@ export function settingsClientDirectory(client: PromiseClient<typeof settings.Se
  * Whether a client's webhooks may reach loopback and private addresses: only a sandbox client's, and only while the
  * operator's switch (`WEBHOOKS_ALLOW_PRIVATE_TARGETS`) lets anyone's. Settings is asked only when the switch is on.
  */
-export async function privateTargetsAllowed(deps: { allowPrivateTargets: boolean; clients: ClientDirectory }, clientId: string): Promise<boolean> {
+export async function privateTargetsAllowed(deps: { allowPrivateTargets: boolean; clients: ClientsPort }, clientId: string): Promise<boolean> {
   if (!deps.allowPrivateTargets) return false;
   return (await deps.clients.environmentOf(clientId)) === 'sandbox';
 }
