@@ -132,6 +132,21 @@ export function withIdempotency<T, P>(
   return run(pool, options, change);
 }
 
+/**
+ * The stored answer given back. One that this release cannot read (stored in another format by an earlier release,
+ * within the retention) is a clear 409, never a 500 and never a second run of the operation.
+ */
+function replay<T>(codec: IdempotencyCodec<T>, response: Uint8Array): T {
+  try {
+    return codec.decode(response);
+  } catch {
+    throw errors.conflict(
+      'The answer stored for this X-Idempotency-Key was written by an earlier release and cannot be replayed; the operation ran once: look its result up instead of retrying',
+      'idempotency_answer_unreadable',
+    );
+  }
+}
+
 async function run<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: IdempotentSteps<P, T>): Promise<T> {
   const { clientId, key, operation, codec } = options;
   if (!key) {
@@ -178,7 +193,7 @@ async function run<T, P>(pool: Pool, options: IdempotencyOptions<T>, steps: Idem
     if (row.error) {
       throw new AppError(row.error.kind, row.error.message, row.error);
     }
-    if (row.response) return codec.decode(row.response);
+    if (row.response) return replay(codec, row.response);
   }
   // The claim's timestamp tells this run's record from a later takeover's.
   const ours = `client_id = $1 AND key = $2 AND state = 'in_flight' AND updated_at = $3::timestamptz`;

@@ -37,6 +37,15 @@ describe('withIdempotency', () => {
     expect((await create(other, 'k1', { a: 1 })).id).not.toBe(first.id);
   });
 
+  it('answers 409 idempotency_answer_unreadable, and runs nothing again, for an answer stored in a format this release cannot read', async () => {
+    const clientId = randomUUID();
+    await create(clientId, 'k-old', { a: 1 });
+    // As an earlier release left it: protobuf bytes where this release stores JSON.
+    await pool.query("UPDATE idempotency_keys SET response = '\\x0a2431'::bytea WHERE client_id = $1 AND key = 'k-old'", [clientId]);
+    await expect(create(clientId, 'k-old', { a: 1 })).rejects.toMatchObject({ kind: 'conflict', key: 'idempotency_answer_unreadable' });
+    expect(await count(clientId)).toBe(1);
+  });
+
   it('makes exactly one change when 20 identical requests arrive at once', async () => {
     const clientId = randomUUID();
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => create(clientId, 'burst', { a: 1 })));
