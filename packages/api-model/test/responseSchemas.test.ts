@@ -17,6 +17,9 @@ import {
   RegistrationReviewSchema,
   ReportSchema,
   SellerSchema,
+  SubscriptionCycleSchema,
+  SubscriptionSchema,
+  SubscriptionSettingsSchema,
   toCardJson,
   toCardTokenJson,
   toClientJson,
@@ -34,6 +37,9 @@ import {
   toRegistrationReviewJson,
   toReportJson,
   toSellerJson,
+  toSubscriptionCycleJson,
+  toSubscriptionJson,
+  toSubscriptionSettingsJson,
   toWebhookJson,
   toWebhookRecoveryJson,
   WebhookRecoverySchema,
@@ -139,5 +145,34 @@ describe('the answers the API model maps', () => {
       payments.PlatformFee.fromPartial({ merchantId: 'mer_1', platformFeeEnabled: true, rules: [{ percentage: 150, paymentMethod: 'credit', installment: 2 }, { fixedAmount: 30, paymentMethod: 'default' }] }),
     );
     expectToMatch(PlatformFeeSchema, fee);
+  });
+
+  it('subscriptions, their cycles and settings', () => {
+    const subscription = payments.Subscription.fromPartial({
+      id: 'sub_1',
+      clientId: 'cli_1',
+      merchantId: 'mer_1',
+      customerId: 'cus_1',
+      name: 'Gym',
+      items: [{ name: 'Plan', amount: 9_990, quantity: 1 }],
+      amount: 9_990,
+      currency: 'BRL',
+      recurrence: { interval: 'monthly', startAt: at },
+      paymentMethod: { type: 'credit', cardId: 'card_1', installments: 1 },
+      splitRules: [{ sellerId: 'sel_1', percentage: 1_000, processingFee: true }],
+      status: 'active',
+      nextBillingAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+    expectToMatch(SubscriptionSchema, toSubscriptionJson(subscription));
+    expectToMatch(SubscriptionSchema, toSubscriptionJson({ ...subscription, trialEndAt: at, canceledAt: at, recurrence: { interval: 'monthly', cycles: 12, startAt: at } }));
+    expectToMatch(
+      SubscriptionCycleSchema,
+      toSubscriptionCycleJson(
+        payments.SubscriptionCycle.fromPartial({ id: 'cyc_1', subscriptionId: 'sub_1', number: 1, status: 'retrying', amount: 9_990, dueAt: at, attempts: [{ attempt: 1, status: 'failed', declinedCode: 'insufficient_funds', attemptedAt: at }], retryDays: [3], createdAt: at, updatedAt: at }),
+      ),
+    );
+    expectToMatch(SubscriptionSettingsSchema, toSubscriptionSettingsJson(settings.SubscriptionSettings.fromPartial({ clientId: 'cli_1', retryPolicy: [{ daysAfterLastAttempt: 3 }], cancelAfterAllRetries: true })));
   });
 });

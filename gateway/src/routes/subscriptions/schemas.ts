@@ -1,10 +1,13 @@
 import {
-  SUBSCRIPTION_CYCLE_STATUSES,
   SUBSCRIPTION_INTERVALS,
   SUBSCRIPTION_LIMITS,
   SUBSCRIPTION_PAYMENT_TYPES,
   SUBSCRIPTION_SETTINGS_LIMITS as LIMITS,
   SUBSCRIPTION_STATUSES,
+  SubscriptionCycleSchema,
+  SubscriptionRetryStepSchema,
+  SubscriptionSchema,
+  SubscriptionSettingsSchema,
 } from '@platform/api-model';
 import { amount, commaJoined, currency, dateTime as instant, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
@@ -14,18 +17,10 @@ import { SplitRuleInput } from '../charges/schemas';
 
 // ---- Settings --------------------------------------------------------------------------------------------------
 
-const RetryStep = z.object({
-  daysAfterLastAttempt: z
-    .int('must be a whole number of days')
-    .min(LIMITS.retryDaysMin, `must be at least ${LIMITS.retryDaysMin} day`)
-    .max(LIMITS.retryDaysMax, `must be at most ${LIMITS.retryDaysMax} days`)
-    .openapi({ example: 3 }),
-});
-
 export const UpdateSubscriptionSettingsBody = z
   .object({
     retryPolicy: z
-      .array(RetryStep)
+      .array(SubscriptionRetryStepSchema)
       .min(LIMITS.retryPolicyMinSteps, `must have at least ${LIMITS.retryPolicyMinSteps} step`)
       .max(LIMITS.retryPolicyMaxSteps, `must have at most ${LIMITS.retryPolicyMaxSteps} steps`)
       .optional()
@@ -39,16 +34,8 @@ export const UpdateSubscriptionSettingsBody = z
   })
   .openapi('UpdateSubscriptionSettingsRequest');
 
-export const SubscriptionSettingsSchema = z
-  .object({
-    clientId: z.string(),
-    retryPolicy: z.array(RetryStep),
-    cancelAfterAllRetries: z.boolean(),
-    statementDescriptor: z.string().nullable(),
-    createdAt: z.iso.datetime().nullable().openapi({ description: 'null while the client runs on the defaults' }),
-    updatedAt: z.iso.datetime().nullable(),
-  })
-  .openapi('SubscriptionSettings');
+/** The answers here are the API model's schemas. */
+export { SubscriptionCycleSchema, SubscriptionSchema, SubscriptionSettingsSchema };
 
 export type UpdateSubscriptionSettingsInput = z.infer<typeof UpdateSubscriptionSettingsBody>;
 
@@ -173,82 +160,7 @@ export const CyclesQuery = paginationQuery;
 export const SubscriptionParams = z.object({ id: z.string().min(1).max(200) });
 export const SubscriptionCycleParams = z.object({ id: z.string().min(1).max(200), cycleId: z.string().min(1).max(200) });
 
-const timestamp = z.string().openapi({ format: 'date-time' });
-const nullableInt = z.int().nullable();
-
-export const SubscriptionSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string(),
-    customerId: z.string(),
-    name: z.string(),
-    items: z.array(z.object({ name: z.string(), amount: z.int(), quantity: z.int() }).openapi('SubscriptionItem')),
-    amount: z.int().openapi({ description: "The items' total: what each cycle bills" }),
-    currency: z.string().openapi({ example: 'BRL' }),
-    recurrence: z
-      .object({
-        interval: z.string().openapi({ description: oneOf(SUBSCRIPTION_INTERVALS) }),
-        cycles: nullableInt.openapi({ description: 'null: until canceled' }),
-        startAt: timestamp,
-      })
-      .openapi('SubscriptionRecurrence'),
-    paymentMethod: z
-      .object({ type: z.string(), card: z.object({ cardId: z.string() }), installments: z.int() })
-      .openapi('SubscriptionPaymentMethod'),
-    trial: z.object({ endAt: timestamp }).nullable(),
-    splitRules: z.array(
-      z.object({
-        sellerId: z.string(),
-        percentage: nullableInt,
-        amount: nullableInt,
-        processingFee: z.boolean(),
-        chargeRemainderFee: z.boolean(),
-        liable: z.boolean(),
-      }),
-    ),
-    status: z.string().openapi({ description: oneOf(SUBSCRIPTION_STATUSES) }),
-    cyclesBilled: z.int().openapi({ description: 'The cycles billed so far (paid or given up)' }),
-    nextBillingAt: timestamp.nullable().openapi({ description: 'null when no cycle will be billed' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-    canceledAt: timestamp.nullable(),
-    pausedAt: timestamp.nullable(),
-  })
-  .openapi('Subscription');
-
 export const SubscriptionListSchema = listSchema(SubscriptionSchema, 'SubscriptionList');
-
-export const SubscriptionCycleSchema = z
-  .object({
-    id: z.string(),
-    subscriptionId: z.string(),
-    number: z.int().openapi({ description: 'From 1' }),
-    status: z.string().openapi({ description: oneOf(SUBSCRIPTION_CYCLE_STATUSES) }),
-    amount: z.int(),
-    dueAt: timestamp,
-    nextAttemptAt: timestamp.nullable().openapi({ description: 'null when no attempt is left' }),
-    attempts: z.array(
-      z
-        .object({
-          attempt: z.int(),
-          chargeId: z.string().nullable(),
-          status: z.string().openapi({ description: 'authorized or failed' }),
-          declinedCode: z.string().nullable(),
-          attemptedAt: timestamp,
-        })
-        .openapi('SubscriptionCycleAttempt'),
-    ),
-    retryPolicy: z
-      .object({
-        retryDays: z.array(z.int()).openapi({ description: 'Days after each failed attempt; empty while the cycle has not failed' }),
-        cancelAfterAllRetries: z.boolean(),
-      })
-      .openapi({ description: 'The policy in force when the cycle first failed' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('SubscriptionCycle');
 
 export const SubscriptionCycleListSchema = listSchema(SubscriptionCycleSchema, 'SubscriptionCycleList');
 

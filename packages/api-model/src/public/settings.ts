@@ -1,5 +1,6 @@
 import type { settings } from '@platform/contracts';
 import { LINK_SETTINGS_FIELDS, type LinkSettingsField } from '../enums';
+import { SUBSCRIPTION_SETTINGS_LIMITS } from '../limits';
 import { z } from '../zod';
 import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
@@ -39,16 +40,28 @@ export function toLinkSettingsJson(value: settings.LinkSettings, publicUrl: stri
   };
 }
 
+/** One step of a retry policy (its limits hold for the settings a client sends as well). */
+export const SubscriptionRetryStepSchema = z.object({
+  daysAfterLastAttempt: z
+    .int('must be a whole number of days')
+    .min(SUBSCRIPTION_SETTINGS_LIMITS.retryDaysMin, `must be at least ${SUBSCRIPTION_SETTINGS_LIMITS.retryDaysMin} day`)
+    .max(SUBSCRIPTION_SETTINGS_LIMITS.retryDaysMax, `must be at most ${SUBSCRIPTION_SETTINGS_LIMITS.retryDaysMax} days`)
+    .openapi({ example: 3 }),
+});
+
 /** Subscription settings: the answer of /v1/subscriptions/settings and the `data` of `settings.subscription_settings.updated`. */
-export interface SubscriptionSettingsJson {
-  clientId: string;
-  retryPolicy: Array<{ daysAfterLastAttempt: number }>;
-  cancelAfterAllRetries: boolean;
-  statementDescriptor: string | null;
-  /** null while the client runs on the defaults. */
-  createdAt: string | null;
-  updatedAt: string | null;
-}
+export const SubscriptionSettingsSchema = z
+  .object({
+    clientId: z.string(),
+    retryPolicy: z.array(SubscriptionRetryStepSchema),
+    cancelAfterAllRetries: z.boolean(),
+    statementDescriptor: z.string().nullable(),
+    createdAt: z.iso.datetime().nullable().openapi({ description: 'null while the client runs on the defaults' }),
+    updatedAt: z.iso.datetime().nullable(),
+  })
+  .openapi('SubscriptionSettings');
+
+export type SubscriptionSettingsJson = z.infer<typeof SubscriptionSettingsSchema>;
 
 export function toSubscriptionSettingsJson(value: settings.SubscriptionSettings): SubscriptionSettingsJson {
   return {

@@ -1,6 +1,6 @@
 import type { payments } from '@platform/contracts';
 import { AppError } from '@platform/kit';
-import type { SplitRuleJson } from './charge';
+import { z } from '../zod';
 import { numberOrNull, requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /**
@@ -64,36 +64,54 @@ export const SUBSCRIPTION_LIMITS = {
   maxSplitRules: 100,
 } as const;
 
-export interface SubscriptionItemJson {
-  name: string;
-  /** Minor units, per unit. */
-  amount: number;
-  quantity: number;
-}
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+const timestamp = z.string().openapi({ format: 'date-time' });
+const nullableInt = z.int().nullable();
 
-export interface SubscriptionJson {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  customerId: string;
-  name: string;
-  items: SubscriptionItemJson[];
-  /** The items' total: what each cycle bills. */
-  amount: number;
-  currency: string;
-  recurrence: { interval: string; cycles: number | null; startAt: string };
-  paymentMethod: { type: string; card: { cardId: string }; installments: number };
-  trial: { endAt: string } | null;
-  splitRules: SplitRuleJson[];
-  status: string;
-  cyclesBilled: number;
-  /** Null when no cycle will be billed (canceled, expired, paused). */
-  nextBillingAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  canceledAt: string | null;
-  pausedAt: string | null;
-}
+export const SubscriptionSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    customerId: z.string(),
+    name: z.string(),
+    items: z.array(z.object({ name: z.string(), amount: z.int(), quantity: z.int() }).openapi('SubscriptionItem')),
+    amount: z.int().openapi({ description: "The items' total: what each cycle bills" }),
+    currency: z.string().openapi({ example: 'BRL' }),
+    recurrence: z
+      .object({
+        interval: z.string().openapi({ description: oneOf(SUBSCRIPTION_INTERVALS) }),
+        cycles: nullableInt.openapi({ description: 'null: until canceled' }),
+        startAt: timestamp,
+      })
+      .openapi('SubscriptionRecurrence'),
+    paymentMethod: z
+      .object({ type: z.string(), card: z.object({ cardId: z.string() }), installments: z.int() })
+      .openapi('SubscriptionPaymentMethod'),
+    trial: z.object({ endAt: timestamp }).nullable(),
+    splitRules: z.array(
+      z.object({
+        sellerId: z.string(),
+        percentage: nullableInt,
+        amount: nullableInt,
+        processingFee: z.boolean(),
+        chargeRemainderFee: z.boolean(),
+        liable: z.boolean(),
+      }),
+    ),
+    status: z.string().openapi({ description: oneOf(SUBSCRIPTION_STATUSES) }),
+    cyclesBilled: z.int().openapi({ description: 'The cycles billed so far (paid or given up)' }),
+    nextBillingAt: timestamp.nullable().openapi({ description: 'null when no cycle will be billed' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    canceledAt: timestamp.nullable(),
+    pausedAt: timestamp.nullable(),
+  })
+  .openapi('Subscription');
+
+/** A subscription: the answer of /v1/subscriptions and the `data` of `subscriptions.subscription.*` events. */
+export type SubscriptionJson = z.infer<typeof SubscriptionSchema>;
+export type SubscriptionItemJson = SubscriptionJson['items'][number];
 
 function required<T>(value: T | undefined, field: string): T {
   if (value === undefined) throw new AppError('internal', `upstream answer without ${field}`);
@@ -138,30 +156,40 @@ export function toSubscriptionJson(subscription: payments.Subscription): Subscri
   };
 }
 
-export interface SubscriptionCycleAttemptJson {
-  attempt: number;
-  /** Null when the attempt made no charge. */
-  chargeId: string | null;
-  status: string;
-  declinedCode: string | null;
-  attemptedAt: string;
-}
+/** One billing cycle of a subscription, with its attempts. */
+export const SubscriptionCycleSchema = z
+  .object({
+    id: z.string(),
+    subscriptionId: z.string(),
+    number: z.int().openapi({ description: 'From 1' }),
+    status: z.string().openapi({ description: oneOf(SUBSCRIPTION_CYCLE_STATUSES) }),
+    amount: z.int(),
+    dueAt: timestamp,
+    nextAttemptAt: timestamp.nullable().openapi({ description: 'null when no attempt is left' }),
+    attempts: z.array(
+      z
+        .object({
+          attempt: z.int(),
+          chargeId: z.string().nullable(),
+          status: z.string().openapi({ description: 'authorized or failed' }),
+          declinedCode: z.string().nullable(),
+          attemptedAt: timestamp,
+        })
+        .openapi('SubscriptionCycleAttempt'),
+    ),
+    retryPolicy: z
+      .object({
+        retryDays: z.array(z.int()).openapi({ description: 'Days after each failed attempt; empty while the cycle has not failed' }),
+        cancelAfterAllRetries: z.boolean(),
+      })
+      .openapi({ description: 'The policy in force when the cycle first failed' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('SubscriptionCycle');
 
-export interface SubscriptionCycleJson {
-  id: string;
-  subscriptionId: string;
-  number: number;
-  status: string;
-  amount: number;
-  dueAt: string;
-  /** Null when no attempt is left. */
-  nextAttemptAt: string | null;
-  attempts: SubscriptionCycleAttemptJson[];
-  /** The retry policy in force when the cycle first failed (empty days while it has not failed). */
-  retryPolicy: { retryDays: number[]; cancelAfterAllRetries: boolean };
-  createdAt: string;
-  updatedAt: string;
-}
+export type SubscriptionCycleJson = z.infer<typeof SubscriptionCycleSchema>;
+export type SubscriptionCycleAttemptJson = SubscriptionCycleJson['attempts'][number];
 
 /** One billing cycle of a subscription, with its attempts: the answer of /v1/subscriptions/{id}/cycles. */
 export function toSubscriptionCycleJson(cycle: payments.SubscriptionCycle): SubscriptionCycleJson {
