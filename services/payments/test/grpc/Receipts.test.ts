@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { payments, settings } from '@platform/contracts';
 import type { PromiseClient } from '@platform/kit';
-import { createClientDirectory } from '../../src/app/receipts/clientDirectory';
-import { formatMoney, renderReceiptPdf, winAnsi } from '../../src/app/receipts/pdf';
-import type { ReceiptDocument } from '../../src/app/receipts/rules';
+import { createClientDirectory } from '../../src/modules/receipts/app/clientDirectory';
+import { formatMoney, renderReceiptPdf, winAnsi } from '../../src/modules/receipts/app/pdf';
+import type { ReceiptDocument } from '../../src/modules/receipts/app/rules';
 import { cardCharge, cardNumberEnding, createMerchant, failureOf, startCharges, type RunningCharges } from '../support/charges';
 import { pdfInfo, pdfText, startReceipts, type ReceiptsServer } from '../support/receipts';
 

@@ -1,4 +1,4 @@
-import type { ClientDirectory } from '../../src/app/receipts/deps';
+import type { ClientDirectory } from '../../src/modules/receipts/app/deps';
 
 /** Client names as settings would answer them, in memory; every question is kept. */
 export class FakeClientDirectory implements ClientDirectory {

@@ -1,8 +1,8 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import type { ReceiptDeps } from '../app/receipts/deps';
-import { createReceipt, getReceipt, readReceiptFile } from '../app/receipts/receipts';
-import type { ReceiptRecord } from '../app/receipts/store';
+import type { ReceiptDeps } from '../app/deps';
+import { createReceipt, getReceipt, readReceiptFile } from '../app/receipts';
+import type { ReceiptRecord } from '../store/receiptStore';
 
 type ReceiptRpc = 'createReceipt' | 'getReceipt' | 'readReceiptFile';
 
