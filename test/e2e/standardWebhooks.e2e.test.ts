@@ -5,7 +5,7 @@
  * The same deliveries still verify with the public Node SDK's `webhooks.verify` (X-Plug-Signature).
  *
  * That the old secret stops signing 24 hours after a rotation needs the clock moved: the real platform runs on the
- * system clock, so services/webhooks/test/grpc/StandardWebhooks.test.ts proves it with a ManualClock.
+ * system clock, so services/webhooks/test/grpc/standardWebhooks.test.ts proves it with a ManualClock.
  */
 import type { ServerResponse } from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
