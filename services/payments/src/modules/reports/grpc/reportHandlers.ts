@@ -1,6 +1,6 @@
 import { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { createReport, getReport, readReportPage, type ReportDeps } from '../app/reports/reports';
+import { createReport, getReport, readReportPage, type ReportDeps } from '../app/reports';
 import type { ReportRecord } from '../store/reportStore';
 
 export function toReportMessage(r: ReportRecord): payments.Report {
