@@ -27,7 +27,7 @@ import { createVaultHandlers } from './grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
 import { createCardStore } from './store/cardStore';
 import { createChargeStore } from './store/chargeStore';
-import { createFlowStore } from './store/flowStore';
+import { createFlowStore } from './modules/flows/store/flowStore';
 import { createMerchantStore } from './store/merchantStore';
 import { createTokenStore } from './store/tokenStore';
 import { checkVaultKeys } from './app/vault/keyRotation';

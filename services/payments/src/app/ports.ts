@@ -1,7 +1,7 @@
 import type { Queryable } from '@platform/kit';
 import type { CardData } from '../domain/card';
 import type { InlineCard } from '../domain/newCharge';
-import type { FlowRule } from '../domain/flow';
+import type { FlowRule } from '../modules/flows/domain/flow';
 import type { PlatformFeeRule } from '../domain/merchant';
 
 /**

@@ -1,9 +1,9 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { createFlow } from '../app/flows/createFlow';
-import { getFlow } from '../app/flows/getFlow';
-import { listFlows } from '../app/flows/listFlows';
-import { replaceFlow } from '../app/flows/replaceFlow';
+import { createFlow } from '../modules/flows/app/createFlow';
+import { getFlow } from '../modules/flows/app/getFlow';
+import { listFlows } from '../modules/flows/app/listFlows';
+import { replaceFlow } from '../modules/flows/app/replaceFlow';
 import type { MerchantContext } from '../app/merchants/context';
 import { createMerchant } from '../app/merchants/createMerchant';
 import { deleteMerchant } from '../app/merchants/deleteMerchant';
@@ -14,7 +14,7 @@ import { replacePlatformFee } from '../app/merchants/replacePlatformFee';
 import { setPlatformFeeEnabled } from '../app/merchants/setPlatformFeeEnabled';
 import { updateMerchant } from '../app/merchants/updateMerchant';
 import { updateProvider } from '../app/merchants/updateProvider';
-import type { FlowInput } from '../domain/flow';
+import type { FlowInput } from '../modules/flows/domain/flow';
 import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from '../wire/merchantMessages';
 
 type MerchantRpc =

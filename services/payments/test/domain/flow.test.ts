@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { assertRoutesUseProviders, parseFlowDefinition, type FlowInput } from '../../src/domain/flow';
+import { assertRoutesUseProviders, parseFlowDefinition, type FlowInput } from '../../src/modules/flows/domain/flow';
 
 const A = '0b6f1c1e-9a4b-4c1e-8d3a-2f6f0c9b1a2d';
 const B = '1c7a2d2f-8b5c-4d2f-9e4b-3a7a1d0c2b3e';

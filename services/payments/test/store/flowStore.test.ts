@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toPage, withTransaction, type Pool } from '@platform/kit';
-import type { Flow } from '../../src/domain/flow';
-import { createFlowStore } from '../../src/store/flowStore';
+import type { Flow } from '../../src/modules/flows/domain/flow';
+import { createFlowStore } from '../../src/modules/flows/store/flowStore';
 import { createMerchantStore } from '../../src/store/merchantStore';
 import { startStoreDatabase } from '../support/fixtures';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toPage, withTransaction, type Pool } from '@platform/kit';
-import { createFlowStore } from '../../src/store/flowStore';
+import { createFlowStore } from '../../src/modules/flows/store/flowStore';
 import { createMerchantStore, type MerchantStore } from '../../src/store/merchantStore';
 import { startStoreDatabase } from '../support/fixtures';
 

@@ -1,5 +1,5 @@
 import type { PaymentsDeps } from '../../deps';
-import type { FlowStore } from '../../store/flowStore';
+import type { FlowStore } from '../../modules/flows/store/flowStore';
 import type { MerchantStore } from '../../store/merchantStore';
 
 /** What the merchant and flow use cases work with; service.ts builds the real ones. */
