@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { testNatsUrl } from '@platform/testkit';
-import { enqueueEvent, ensureEventStream, EVENTS_STREAM, OutboxRelay, startConsumer, withTransaction, type DomainEvent, type Pool, type Queryable } from '../src';
+import { z } from 'zod';
+import { enqueueEvent, ensureEventStream, eventSchema, EVENTS_STREAM, OutboxRelay, startConsumer, withTransaction, type DomainEvent, type Pool, type Queryable } from '../src';
 import { kitDatabase, silentLog } from './helpers';
 
 async function eventsFor(nc: NatsConnection, subject: string, count: number): Promise<DomainEvent[]> {
@@ -192,6 +193,39 @@ describe('outbox and consumers', () => {
       for (let i = 0; i < 100 && applied.length < 10; i++) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 300));
       expect(applied).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('drops an event its schema refuses, unhandled and never redelivered, and goes on with the next', async () => {
+    const entity = `e${randomUUID().replace(/-/g, '')}`;
+    const subject = `payments.${entity}.paid`;
+    const durable = `test_${entity}`;
+    const js = nc.jetstream();
+    const bad = { id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n: 'seven' } };
+    const good: DomainEvent = { id: randomUUID(), type: subject, occurredAt: new Date().toISOString(), clientId: randomUUID(), data: { n: 8 } };
+    for (const e of [bad, good]) await js.publish(subject, Buffer.from(JSON.stringify(e)), { msgID: e.id });
+    const handled: unknown[] = [];
+    const consumer = await startConsumer({
+      nc,
+      pool,
+      log: silentLog,
+      durable,
+      filterSubject: subject,
+      parse: eventSchema(z.object({ n: z.number().int() })).parse,
+      handle: async (e) => {
+        handled.push(e.data.n);
+      },
+    });
+    try {
+      for (let i = 0; i < 100 && handled.length < 1; i++) await new Promise((r) => setTimeout(r, 100));
+      const info = await (await nc.jetstreamManager()).consumers.info(EVENTS_STREAM, durable);
+      expect(handled).toEqual([8]);
+      expect(info.num_ack_pending).toBe(0);
+      expect(info.num_pending).toBe(0);
+      const { rows } = await pool.query<{ event_id: string }>('SELECT event_id FROM processed_events WHERE consumer = $1', [durable]);
+      expect(rows.map((r) => r.event_id)).toEqual([good.id]);
     } finally {
       await consumer.stop();
     }

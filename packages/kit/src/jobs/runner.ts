@@ -14,130 +14,11 @@ import {
   type WorkerEvents,
 } from 'graphile-worker';
 import type { Pool } from 'pg';
-import type { Queryable } from './db';
-import { serializeError, type Logger } from './log';
-import { addCollector, counter, gauge } from './metrics';
-import { contextFrom, inSpan, SpanKind, traceCarrier, type TraceCarrier } from './trace';
-
-/**
- * Durable jobs on graphile-worker: its tables live in their own schema of the service's database, jobs are added
- * with SQL in the caller's transaction, NOTIFY wakes a runner as soon as a due job commits, and row locks make each
- * attempt run on one replica only.
- */
-export const JOBS_SCHEMA = 'graphile_worker';
-
-/** graphile-worker keeps attempts in a smallint. */
-const MAX_ATTEMPTS_LIMIT = 32_767;
-const DEFAULT_MAX_ATTEMPTS = 10;
-
-export interface Job<P = Record<string, unknown>> {
-  id: string;
-  kind: string;
-  payload: P;
-  runAt: Date;
-  /** This attempt's number, from 1. */
-  attempts: number;
-  maxAttempts: number;
-  /** Set on a job started by a cron schedule: the time it stands for, and whether it was run late as a backfill. */
-  cron?: { scheduledFor: Date; backfilled: boolean };
-}
-
-/** What a handler may ask for instead of finishing: run again later (e.g. the next retry of a schedule). */
-export type JobOutcome = void | { rescheduleAt: Date; payload?: Record<string, unknown> };
-
-export type JobHandler = (job: Job) => Promise<JobOutcome>;
-
-/**
- * Recurring work. `pattern` is a cron pattern in UTC (`0 3 * * *`: daily at 03:00). After downtime, the runs missed
- * within `backfillPeriodMs` (counted from start-up, only since the schedule was first seen) are run late, each once.
- * Runs of one schedule never overlap, on one replica or across several.
- */
-export interface CronSchedule {
-  kind: string;
-  pattern: string;
-  backfillPeriodMs?: number;
-  payload?: Record<string, unknown>;
-  /** Attempts of each run (default 10); a schedule whose next run does the same work may want 1. */
-  maxAttempts?: number;
-}
-
-function jobKeyOf(kind: string, dedupeKey: string): string {
-  return `${kind}:${dedupeKey}`;
-}
-
-function attemptsLimit(maxAttempts: number | undefined): number {
-  return Math.max(1, Math.min(MAX_ATTEMPTS_LIMIT, Math.floor(maxAttempts ?? DEFAULT_MAX_ATTEMPTS)));
-}
-
-/**
- * Schedules work in the caller's transaction, so it exists exactly when the change that needs it commits.
- * A dedupe key makes scheduling idempotent: while a job of that kind and key exists (waiting, running or failed for
- * good), a second schedule is ignored. Keys are free again once their job has finished.
- */
-export interface JobSpec {
-  kind: string;
-  runAt: Date;
-  payload?: Record<string, unknown>;
-  dedupeKey?: string;
-  maxAttempts?: number;
-  /**
-   * A named queue: the jobs of one queue run one at a time, in order, on every replica (a job of another queue or of
-   * none is not held up by them). A queue's lock is released with its job's, a dead runner's too.
-   */
-  queue?: string;
-  /** The trace the job continues; by default the one of the call that schedules it (none when tracing is off). */
-  trace?: TraceCarrier;
-}
-
-/** The payload as stored: the job's own fields, and the trace it continues under `_trace`. */
-function storedPayload(job: JobSpec): string {
-  const trace = job.trace ?? traceCarrier();
-  return JSON.stringify(trace ? { ...job.payload, _trace: trace } : (job.payload ?? {}));
-}
-
-export async function scheduleJob(tx: Queryable, job: JobSpec): Promise<string> {
-  const { rows } = await tx.query<{ id: string }>(
-    `SELECT (${JOBS_SCHEMA}.add_job($1, $2::json, run_at => $3, max_attempts => $4, job_key => $5, job_key_mode => 'unsafe_dedupe', queue_name => $6)).id`,
-    [
-      job.kind,
-      storedPayload(job),
-      job.runAt,
-      attemptsLimit(job.maxAttempts),
-      job.dedupeKey === undefined ? null : jobKeyOf(job.kind, job.dedupeKey),
-      job.queue ?? null,
-    ],
-  );
-  return String(rows[0]!.id);
-}
-
-/** Schedules many jobs in one statement, each as `scheduleJob` would; answers their ids in order. */
-export async function scheduleJobs(tx: Queryable, jobs: ReadonlyArray<JobSpec>): Promise<string[]> {
-  if (jobs.length === 0) return [];
-  const { rows } = await tx.query<{ id: string }>(
-    `SELECT (${JOBS_SCHEMA}.add_job(j.kind, j.payload::json, run_at => j.run_at, max_attempts => j.max_attempts, job_key => j.job_key, job_key_mode => 'unsafe_dedupe',
-                                   queue_name => j.queue_name)).id
-     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::text[]) WITH ORDINALITY AS j(kind, payload, run_at, max_attempts, job_key, queue_name, n)
-     ORDER BY j.n`,
-    [
-      jobs.map((j) => j.kind),
-      jobs.map(storedPayload),
-      jobs.map((j) => j.runAt),
-      jobs.map((j) => attemptsLimit(j.maxAttempts)),
-      jobs.map((j) => (j.dedupeKey === undefined ? null : jobKeyOf(j.kind, j.dedupeKey))),
-      jobs.map((j) => j.queue ?? null),
-    ],
-  );
-  return rows.map((r) => String(r.id));
-}
-
-/**
- * Cancels the job of that kind and key in the caller's transaction: a waiting one is removed; a running one finishes
- * its attempt but is not retried and no longer holds the key. Returns how many were cancelled (0 or 1).
- */
-export async function cancelJobs(tx: Queryable, where: { kind: string; dedupeKey: string }): Promise<number> {
-  const { rows } = await tx.query<{ id: string | null }>(`SELECT (${JOBS_SCHEMA}.remove_job($1)).id`, [jobKeyOf(where.kind, where.dedupeKey)]);
-  return rows.filter((r) => r.id !== null).length;
-}
+import { serializeError, type Logger } from '../log';
+import { counter } from '../metrics';
+import { contextFrom, inSpan, SpanKind, type TraceCarrier } from '../trace';
+import type { CronSchedule, Job, JobHandler, JobOutcome } from './schedule';
+import { attemptsLimit, jobKeyOf, JOBS_SCHEMA, storedPayload } from './stored';
 
 /**
  * What graphile-worker reports as an error, as a log field: an error (or error-like object) goes through the
@@ -233,36 +114,6 @@ function jobOf(rawPayload: unknown, helpers: JobHelpers): Job & { trace?: TraceC
 const completedTotal = () =>
   counter({ name: 'jobs_completed_total', help: 'Job attempts finished, by task and outcome (succeeded or failed)', labelNames: ['task', 'outcome'] });
 
-/**
- * The job queue at scrape time, by task: due and waiting for a worker, running, failed for good; and how long the
- * oldest due job has waited. A growing age means the runners cannot keep up (or none is running).
- */
-export function collectJobMetrics(pool: Pool): () => void {
-  const due = gauge({ name: 'jobs_due', help: 'Jobs due to run and not yet taken by a worker', labelNames: ['task'] });
-  const running = gauge({ name: 'jobs_running', help: 'Jobs a worker is running now', labelNames: ['task'] });
-  const failed = gauge({ name: 'jobs_failed', help: 'Jobs that failed every attempt and will not run again', labelNames: ['task'] });
-  const oldest = gauge({ name: 'jobs_oldest_due_age_seconds', help: 'How long the oldest due job has waited for a worker' });
-  return addCollector(async () => {
-    const { rows } = await pool.query<{ task: string; due: string; running: string; failed: string; age: number | null }>(
-      `SELECT task_identifier AS task,
-              count(*) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts) AS due,
-              count(*) FILTER (WHERE locked_at IS NOT NULL) AS running,
-              count(*) FILTER (WHERE attempts >= max_attempts AND locked_at IS NULL) AS failed,
-              extract(epoch FROM now() - min(run_at) FILTER (WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts))::float8 AS age
-         FROM ${JOBS_SCHEMA}.jobs GROUP BY task_identifier`,
-    );
-    for (const gaugeOf of [due, running, failed]) gaugeOf.reset();
-    let age = 0;
-    for (const row of rows) {
-      due.set({ task: row.task }, Number(row.due));
-      running.set({ task: row.task }, Number(row.running));
-      failed.set({ task: row.task }, Number(row.failed));
-      age = Math.max(age, row.age ?? 0);
-    }
-    oldest.set(age);
-  });
-}
-
 export interface JobRunnerOptions {
   pool: Pool;
   log: Logger;
@@ -333,7 +184,7 @@ export class JobRunner {
             [
               kind,
               // The next run continues the same trace as this one.
-              storedPayload({ kind, runAt: outcome.rescheduleAt, payload: outcome.payload ?? job.payload, trace }),
+              storedPayload({ payload: outcome.payload ?? job.payload, trace }),
               outcome.rescheduleAt,
               job.maxAttempts,
               helpers.job.key ?? jobKeyOf(kind, `rescheduled:${job.id}`),
@@ -448,48 +299,4 @@ export class JobRunner {
     }
     return ran.length;
   }
-}
-
-export interface StoredJob {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  runAt: Date;
-  attempts: number;
-  maxAttempts: number;
-  /** The dedupe key it was scheduled with (null for none). */
-  dedupeKey: string | null;
-  lastError: string | null;
-  running: boolean;
-}
-
-/** The jobs of a kind still held (waiting, running, or failed for good), soonest first: for operations and tests. */
-export async function listJobs(db: Queryable, kind: string): Promise<StoredJob[]> {
-  const { rows } = await db.query<{
-    id: string;
-    payload: Record<string, unknown>;
-    run_at: Date;
-    attempts: number;
-    max_attempts: number;
-    key: string | null;
-    last_error: string | null;
-    locked_at: Date | null;
-  }>(
-    `SELECT j.id, j.payload, j.run_at, j.attempts, j.max_attempts, j.key, j.last_error, j.locked_at
-     FROM ${JOBS_SCHEMA}._private_jobs j JOIN ${JOBS_SCHEMA}._private_tasks t ON t.id = j.task_id
-     WHERE t.identifier = $1 ORDER BY j.run_at, j.id`,
-    [kind],
-  );
-  const prefix = `${kind}:`;
-  return rows.map((r) => ({
-    id: String(r.id),
-    kind,
-    payload: r.payload,
-    runAt: r.run_at,
-    attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    dedupeKey: r.key === null ? null : r.key.startsWith(prefix) ? r.key.slice(prefix.length) : r.key,
-    lastError: r.last_error,
-    running: r.locked_at !== null,
-  }));
 }

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { headers as natsHeaders, type JetStreamClient } from 'nats';
+import type { Pool } from 'pg';
+import { withTransaction, type Queryable } from '../db';
+import type { Logger } from '../log';
+import { addCollector, counter, gauge } from '../metrics';
+import { contextFrom, inSpan, SpanKind, traceCarrier, type TraceCarrier } from '../trace';
+import type { DomainEvent } from './stream';
+
+/** NATS error codes of a publish that never reached a stream because the connection could not carry it. */
+const BROKER_UNREACHABLE = new Set(['TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT']);
+
+/** Writes an event in the caller's transaction; the relay publishes it after commit. */
+export async function enqueueEvent<T>(
+  tx: Queryable,
+  event: { type: string; clientId: string; data: T; id?: string; occurredAt?: Date },
+): Promise<DomainEvent<T>> {
+  const envelope: DomainEvent<T> = {
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    occurredAt: (event.occurredAt ?? new Date()).toISOString(),
+    clientId: event.clientId,
+    data: event.data,
+  };
+  const trace = traceCarrier();
+  await tx.query('INSERT INTO outbox (id, subject, payload, headers) VALUES ($1, $2, $3, $4)', [
+    envelope.id,
+    envelope.type,
+    JSON.stringify(envelope),
+    trace ? JSON.stringify(trace) : null,
+  ]);
+  return envelope;
+}
+
+/**
+ * The outbox's backlog at scrape time: events not yet published and how long the oldest has waited. Both stay near
+ * zero while the relay keeps up; a growing age means events are written but not reaching NATS.
+ */
+export function collectOutboxMetrics(pool: Pool): () => void {
+  const backlog = gauge({ name: 'outbox_backlog_events', help: 'Events written to the outbox and not yet published to NATS' });
+  const oldest = gauge({ name: 'outbox_oldest_unpublished_age_seconds', help: 'How long the oldest unpublished outbox event has waited' });
+  return addCollector(async () => {
+    const { rows } = await pool.query<{ backlog: string; age: number | null }>(
+      `SELECT count(*) AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox WHERE published_at IS NULL`,
+    );
+    backlog.set(Number(rows[0]?.backlog ?? 0));
+    oldest.set(Math.max(0, rows[0]?.age ?? 0));
+  });
+}
+
+const publishedTotal = () => counter({ name: 'outbox_published_total', help: 'Outbox events published to NATS' });
+
+/**
+ * Publishes committed outbox rows to JetStream in order, with Nats-Msg-Id = event id, and marks them
+ * published. A crash between publish and mark republishes the same id, which the stream deduplicates.
+ */
+export class OutboxRelay {
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private lastCleanup = 0;
+  private kickTimer?: NodeJS.Timeout;
+  private readonly publishedCounter = publishedTotal();
+
+  constructor(
+    private readonly deps: {
+      pool: Pool;
+      js: JetStreamClient;
+      log: Logger;
+      pollMs?: number;
+      batchSize?: number;
+      retainMs?: number;
+      coalesceMs?: number;
+    },
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /**
+   * Asks for a pass soon instead of at the next poll. Kicks within a few milliseconds share one pass, so a
+   * busy service relays its events in batches rather than one transaction per event.
+   */
+  kick(): void {
+    if (this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.wake?.();
+    }, this.deps.coalesceMs ?? 5);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /**
+   * One pass: publishes up to a batch; returns how many were published. An event the broker refuses is put off
+   * (1 s after its first failure, doubling up to 5 minutes) while the others of the batch are marked published: one
+   * event that cannot go out (a subject no stream takes) never holds back the ones behind it. A pass that cannot
+   * reach the broker at all fails as a whole and is retried.
+   */
+  async relayOnce(): Promise<number> {
+    const batchSize = this.deps.batchSize ?? 100;
+    return withTransaction(this.deps.pool, async (tx) => {
+      const { rows } = await tx.query<{ id: string; subject: string; payload: unknown; headers: TraceCarrier | null }>(
+        `SELECT id, subject, payload, headers FROM outbox WHERE published_at IS NULL AND (retry_at IS NULL OR retry_at <= now())
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      if (rows.length === 0) return 0;
+      // Every publish is written to the connection in row order before any acknowledgement is awaited.
+      const results = await Promise.allSettled(rows.map((row) => this.publish(row)));
+      const published = rows.filter((_row, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
+      const refused = rows.flatMap((row, i) => {
+        const result = results[i]!;
+        return result.status === 'rejected' ? [{ row, error: result.reason as unknown }] : [];
+      });
+      // The broker out of reach is not the event's fault: the pass fails and is tried again, nothing put off.
+      const unreachable = refused.find((r) => BROKER_UNREACHABLE.has(String((r.error as { code?: unknown } | null)?.code)));
+      if (unreachable) throw unreachable.error;
+      if (published.length > 0) await tx.query('UPDATE outbox SET published_at = now() WHERE id = ANY($1::uuid[])', [published]);
+      if (refused.length > 0) {
+        await tx.query(
+          `UPDATE outbox SET publish_failures = publish_failures + 1,
+                  retry_at = now() + least(interval '5 minutes', interval '1 second' * power(2, least(publish_failures, 20)))
+            WHERE id = ANY($1::uuid[])`,
+          [refused.map((r) => r.row.id)],
+        );
+        for (const { row, error } of refused) this.deps.log.warn({ err: error, eventId: row.id, subject: row.subject }, 'event refused by the broker; put off');
+      }
+      this.publishedCounter.inc(published.length);
+      return rows.length;
+    });
+  }
+
+  /** One event to JetStream; an event written in a traced call is published in a span of that trace. */
+  private publish(row: { id: string; subject: string; payload: unknown; headers: TraceCarrier | null }) {
+    const data = Buffer.from(JSON.stringify(row.payload));
+    if (!row.headers) return this.deps.js.publish(row.subject, data, { msgID: row.id });
+    return inSpan(`${row.subject} publish`, { kind: SpanKind.PRODUCER, parent: contextFrom(row.headers), attributes: { 'messaging.system': 'nats', 'messaging.destination.name': row.subject } }, () => {
+      const carrier = traceCarrier();
+      const h = natsHeaders();
+      for (const [key, value] of Object.entries(carrier ?? row.headers!)) h.set(key, value);
+      return this.deps.js.publish(row.subject, data, { msgID: row.id, headers: h });
+    });
+  }
+
+  private async run(): Promise<void> {
+    const pollMs = this.deps.pollMs ?? 200;
+    const batchSize = this.deps.batchSize ?? 100;
+    let failures = 0;
+    while (this.running) {
+      let published = 0;
+      try {
+        published = await this.relayOnce();
+        failures = 0;
+        await this.cleanup();
+      } catch (error) {
+        failures++;
+        this.deps.log.warn({ err: error }, 'outbox relay pass failed; will retry');
+      }
+      // A full batch means more may be waiting; otherwise the next kick or poll brings the next pass.
+      if (published >= batchSize && failures === 0) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, failures > 0 ? Math.min(5000, pollMs * 2 ** failures) : pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async cleanup(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCleanup < 60_000) return;
+    this.lastCleanup = now;
+    const retainMs = this.deps.retainMs ?? 3 * 24 * 3600_000;
+    await this.deps.pool.query(`DELETE FROM outbox WHERE published_at < now() - ($1 || ' milliseconds')::interval`, [String(retainMs)]);
+  }
+}
