@@ -24,7 +24,7 @@ import { createReceiptHandlers } from './modules/receipts/grpc/receiptHandlers';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
 import { createSubscriptionHandlers } from './grpc/subscriptionHandlers';
 import { createVaultHandlers } from './grpc/vaultHandlers';
-import { createProviderRegistry, type ProviderRegistry } from './providers/registry';
+import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
 import { createCardStore } from './store/cardStore';
 import { createChargeStore } from './store/chargeStore';
 import { createFlowStore } from './modules/flows/store/flowStore';

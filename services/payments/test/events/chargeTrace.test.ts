@@ -7,7 +7,7 @@ import { createCharge } from '../../src/app/charges/createCharge';
 import type { ChargeDeps } from '../../src/app/charges/deps';
 import { createMerchantDirectory } from '../../src/app/merchants/merchantDirectory';
 import { createCardSource, createVaultLookup } from '../../src/app/vault/cardSource';
-import { createProviderRegistry } from '../../src/providers/registry';
+import { createProviderRegistry } from '../../src/modules/connectors/app/registry';
 import { createCardStore } from '../../src/store/cardStore';
 import { createChargeStore } from '../../src/store/chargeStore';
 import { createMerchantStore } from '../../src/store/merchantStore';

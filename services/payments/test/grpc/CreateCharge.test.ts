@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SandboxProvider } from '../../src/providers/sandbox';
+import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
 import {
   boletoCharge,
   cardCharge,

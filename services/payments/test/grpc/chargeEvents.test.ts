@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
-import { SandboxProvider } from '../../src/providers/sandbox';
+import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
 import {
   cardCharge,
   cardNumberEnding,

@@ -1,8 +1,8 @@
-import type { AuthorizeRequest, ProviderCall } from '../../src/providers/types';
-import { SANDBOX_DECLINE_TABLE, SandboxProvider, SDK_INVALID_CVV_CARDS } from '../../src/providers/sandbox';
-import { SandboxAntifraudProvider, sandboxAntifraudOutcome } from '../../src/providers/sandboxAntifraud';
-import { boletoBarcodeValid, crc16, dueDateFactor } from '../../src/providers/sandboxDocuments';
-import { callWithTimeout } from '../../src/providers/call';
+import type { AuthorizeRequest, ProviderCall } from '../../src/modules/connectors/domain/types';
+import { SANDBOX_DECLINE_TABLE, SandboxProvider, SDK_INVALID_CVV_CARDS } from '../../src/modules/connectors/sandbox/sandbox';
+import { SandboxAntifraudProvider, sandboxAntifraudOutcome } from '../../src/modules/connectors/sandbox/sandboxAntifraud';
+import { boletoBarcodeValid, crc16, dueDateFactor } from '../../src/modules/connectors/sandbox/sandboxDocuments';
+import { callWithTimeout } from '../../src/modules/connectors/app/call';
 import { isDeclinedCode } from '../../src/domain/charge';
 import { cardData, cardNumberEnding } from '../support/cards';
 

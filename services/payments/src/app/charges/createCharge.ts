@@ -7,7 +7,7 @@ import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSourc
 import { platformFeeFor } from '../../domain/platformFee';
 import type { ChargeStatus } from '../../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../../domain/routing';
-import type { AuthorizeRequest } from '../../providers/types';
+import type { AuthorizeRequest } from '../../modules/connectors/domain/types';
 import { recordChargeEvent } from '../../events/chargeEvents';
 import type { CardSourceInput, MerchantForCharge } from '../ports';
 import type { ChargeDeps } from './deps';

@@ -1,6 +1,6 @@
 import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../config';
-import type { ProviderRegistry } from '../../providers/registry';
+import type { ProviderRegistry } from '../../modules/connectors/app/registry';
 import type { ChargeStore } from '../../store/chargeStore';
 import type { CustomerDirectory } from '../customerDirectory';
 import type { SellerDirectory } from '../sellerDirectory';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, isUuid, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
-import { callWithTimeout } from '../../providers/call';
-import { SANDBOX_TYPE } from '../../providers/sandbox';
+import { callWithTimeout } from '../../modules/connectors/app/call';
+import { SANDBOX_TYPE } from '../../modules/connectors/sandbox/sandbox';
 import type { ThreeDSSetupRow } from '../../store/chargeStore';
 import type { ChargeDeps, ThreeDSSetup } from './deps';
 

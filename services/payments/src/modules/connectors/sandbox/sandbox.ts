@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { DeclinedCode } from '../domain/charge';
+import type { DeclinedCode } from '../../../domain/charge';
 import { boletoDocuments, pixPayload } from './sandboxDocuments';
 import type {
   AuthorizeRequest,
@@ -10,7 +10,7 @@ import type {
   ProviderCall,
   ThreeDSSetupRequest,
   ThreeDSSetupResult,
-} from './types';
+} from '../domain/types';
 
 export const SANDBOX_TYPE = 'SANDBOX';
 

@@ -1,6 +1,6 @@
-import { SandboxProvider } from './sandbox';
-import { SandboxAntifraudProvider } from './sandboxAntifraud';
-import type { AntifraudProvider, PaymentProvider } from './types';
+import { SandboxProvider } from '../sandbox/sandbox';
+import { SandboxAntifraudProvider } from '../sandbox/sandboxAntifraud';
+import type { AntifraudProvider, PaymentProvider } from '../domain/types';
 
 /** Which adapter serves which credentials type. A type with no adapter is a provider that cannot be reached. */
 export interface ProviderRegistry {
