@@ -41,6 +41,10 @@ export type FeePaymentMethod = (typeof FEE_PAYMENT_METHODS)[number];
 export const SELLER_STATUSES = ['pending', 'active', 'partial', 'inactive', 'blocked'] as const;
 export type SellerStatus = (typeof SELLER_STATUSES)[number];
 
+/** Persisted statuses of a session (payment link); its history also shows `disabled`. */
+export const SESSION_STATUSES = ['created', 'paid', 'canceled', 'voided'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
 /** Client environments: a sandbox client reaches the sandbox provider and the sandbox-only routes. */
 export const CLIENT_ENVIRONMENTS = ['sandbox', 'live'] as const;
 export type ClientEnvironment = (typeof CLIENT_ENVIRONMENTS)[number];

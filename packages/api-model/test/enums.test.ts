@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CARD_PAYMENT_TYPES, FEE_PAYMENT_METHODS, isPaymentType, PAYMENT_TYPES, SELLER_STATUSES } from '../src';
+import { CARD_PAYMENT_TYPES, FEE_PAYMENT_METHODS, isPaymentType, PAYMENT_TYPES, SELLER_STATUSES, SESSION_STATUSES } from '../src';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DECLARED_IN = path.join('packages', 'api-model', 'src', 'enums.ts');
@@ -49,9 +49,10 @@ describe('the shared enumerations', () => {
     expect([isPaymentType('default'), isPaymentType(undefined), isPaymentType(1)]).toEqual([false, false, false]);
   });
 
-  it('are declared once: no other source spells out the payment types or the seller statuses', () => {
+  it('are declared once: no other source spells out the payment types, the seller statuses or the session statuses', () => {
     expect(copiesOf(PAYMENT_TYPES)).toEqual([]);
     expect(copiesOf(CARD_PAYMENT_TYPES)).toEqual([]);
     expect(copiesOf(SELLER_STATUSES)).toEqual([]);
+    expect(copiesOf(SESSION_STATUSES)).toEqual([]);
   });
 });

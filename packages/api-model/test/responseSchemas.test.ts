@@ -1,4 +1,4 @@
-import { payments, sellers, settings, webhooks } from '@platform/contracts';
+import { payments, sellers, sessions, settings, webhooks } from '@platform/contracts';
 import {
   CardSchema,
   CardTokenSchema,
@@ -17,6 +17,8 @@ import {
   RegistrationReviewSchema,
   ReportSchema,
   SellerSchema,
+  SessionHistoryItemSchema,
+  SessionSchema,
   SubscriptionCycleSchema,
   SubscriptionSchema,
   SubscriptionSettingsSchema,
@@ -37,6 +39,8 @@ import {
   toRegistrationReviewJson,
   toReportJson,
   toSellerJson,
+  toSessionHistoryItemJson,
+  toSessionJson,
   toSubscriptionCycleJson,
   toSubscriptionJson,
   toSubscriptionSettingsJson,
@@ -174,5 +178,29 @@ describe('the answers the API model maps', () => {
       ),
     );
     expectToMatch(SubscriptionSettingsSchema, toSubscriptionSettingsJson(settings.SubscriptionSettings.fromPartial({ clientId: 'cli_1', retryPolicy: [{ daysAfterLastAttempt: 3 }], cancelAfterAllRetries: true })));
+  });
+
+  it('sessions and their history', () => {
+    const session = sessions.Session.fromPartial({
+      id: 'ses_1',
+      clientId: 'cli_1',
+      merchantId: 'mer_1',
+      amount: 5_000,
+      currency: 'BRL',
+      isActive: true,
+      status: 'created',
+      publicKey: 'pk_1',
+      paymentMethods: [{ paymentType: 'pix', expiresIn: 3_600 }, { paymentType: 'credit', installments: 3 }],
+      items: [{ name: 'Shirt', unitPrice: 2_500, quantity: 2 }],
+      splitRules: [{ sellerId: 'sel_1', amount: 500 }],
+      multiplePayments: { allow: true, maxPayments: 3 },
+      createdAt: at,
+      updatedAt: at,
+    });
+    expectToMatch(SessionSchema, toSessionJson(session, 'https://api.example.com'));
+    expectToMatch(SessionSchema, toSessionJson({ ...session, multiplePayments: undefined, capture: false, dueDate: at }, 'https://api.example.com'));
+    const item = sessions.SessionHistoryItem.fromPartial({ id: 'h_1', status: 'paid', clientId: 'cli_1', merchantId: 'mer_1', actions: ['paid'], diff: { status: 'paid' }, createdAt: at, updatedAt: at });
+    expectToMatch(SessionHistoryItemSchema, toSessionHistoryItemJson(item));
+    expectToMatch(SessionHistoryItemSchema, toSessionHistoryItemJson({ ...item, action: 'pay', diff: undefined }));
   });
 });

@@ -1,4 +1,4 @@
-import { PAYMENT_TYPES } from '@platform/api-model';
+import { PAYMENT_TYPES, SESSION_STATUSES, SessionHistoryItemSchema, SessionSchema } from '@platform/api-model';
 import { amount, currency, dateTime as instant, dueDate, int32 } from '../../http/fields';
 import { JsonObject, JsonObjectOut } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
@@ -75,7 +75,6 @@ const filter = z.string().min(1, 'must not be empty').max(200, 'must be at most 
 const queryFlag = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true').optional();
 const queryInstant = z.iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time' }).transform((v) => new Date(v)).optional();
 
-export const SESSION_STATUSES = ['created', 'paid', 'canceled', 'voided'] as const;
 
 export const ListSessionsQuery = paginationQuery.extend({
   id: filter,
@@ -90,56 +89,13 @@ export const ListSessionsQuery = paginationQuery.extend({
 
 export const SessionParams = z.object({ id: z.string().min(1).max(200) });
 
-const nullableText = z.string().nullable();
-const nullableInt = z.int().nullable();
-
-export const SessionSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string(),
-    name: nullableText,
-    orderId: nullableText,
-    amount: z.int(),
-    currency: z.string(),
-    capture: z.boolean().nullable(),
-    dueDate: nullableText.openapi({ format: 'date-time' }),
-    isActive: z.boolean(),
-    status: z.string().openapi({ description: oneOf(SESSION_STATUSES) }),
-    publicKey: z.string().openapi({ description: "Authenticates this session's charge (X-Api-Key) and nothing else" }),
-    paymentLink: z.string().openapi({ description: 'The hosted checkout page' }),
-    paymentMethods: z.array(
-      z.object({ paymentType: z.string(), installments: nullableInt, expiresIn: nullableInt, expiresDate: nullableText, instructions: nullableText }),
-    ),
-    items: z.array(z.object({ name: z.string(), unitPrice: z.int(), quantity: z.int(), description: nullableText })),
-    splitRules: z.array(
-      z.object({ sellerId: z.string(), percentage: nullableInt, amount: nullableInt, processingFee: z.boolean(), chargeRemainderFee: z.boolean(), liable: z.boolean() }),
-    ),
-    statementDescriptor: nullableText,
-    multiplePayments: z.object({ allow: z.boolean(), maxPayments: z.int(), paymentCount: z.int(), pendingCount: z.int(), status: z.string() }),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Session');
+/** The answers here are the API model's schemas. */
+export { SessionHistoryItemSchema, SessionSchema };
 
 export const SessionListSchema = listSchema(SessionSchema, 'SessionList');
 
 export const SessionStateSchema = z.object({ id: z.string(), isActive: z.boolean() }).openapi('SessionState');
 export const CanceledSessionSchema = z.object({ id: z.string(), status: z.string() }).openapi('CanceledSession');
-
-export const SessionHistoryItemSchema = z
-  .object({
-    id: z.string(),
-    status: z.string(),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-    clientId: z.string(),
-    merchantId: z.string(),
-    action: nullableText,
-    actions: z.array(z.string()),
-    diff: JsonObjectOut,
-  })
-  .openapi('SessionHistoryItem');
 
 export const SessionHistorySchema = z.array(SessionHistoryItemSchema).openapi('SessionHistory');
 

@@ -1,5 +1,6 @@
 import type { payments, sessions } from '@platform/contracts';
-import type { SplitRuleJson } from './charge';
+import { SESSION_STATUSES } from '../enums';
+import { JsonObjectSchema, z } from '../zod';
 import { numberOrNull, positiveOrNull, requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /** Domain event types of the sessions context (data: the session as `toSessionJson` writes it). */
@@ -11,52 +12,44 @@ export const SESSION_EVENT_TYPES = {
   disabled: 'sessions.session.disabled',
 } as const;
 
-export interface SessionPaymentMethodJson {
-  paymentType: string;
-  installments: number | null;
-  expiresIn: number | null;
-  expiresDate: string | null;
-  instructions: string | null;
-}
-
-export interface SessionItemJson {
-  name: string;
-  unitPrice: number;
-  quantity: number;
-  description: string | null;
-}
-
-export interface MultiplePaymentsJson {
-  allow: boolean;
-  maxPayments: number;
-  paymentCount: number;
-  pendingCount: number;
-  status: string;
-}
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+const nullableText = z.string().nullable();
+const nullableInt = z.int().nullable();
 
 /** A session (payment link): the answer of /v1/sessions and the `data` of `sessions.session.*` events. */
-export interface SessionJson {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  name: string | null;
-  orderId: string | null;
-  amount: number;
-  currency: string;
-  capture: boolean | null;
-  dueDate: string | null;
-  isActive: boolean;
-  status: string;
-  publicKey: string;
-  paymentLink: string;
-  paymentMethods: SessionPaymentMethodJson[];
-  items: SessionItemJson[];
-  splitRules: SplitRuleJson[];
-  statementDescriptor: string | null;
-  multiplePayments: MultiplePaymentsJson;
-  createdAt: string;
-  updatedAt: string;
-}
+export const SessionSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    name: nullableText,
+    orderId: nullableText,
+    amount: z.int(),
+    currency: z.string(),
+    capture: z.boolean().nullable(),
+    dueDate: nullableText.openapi({ format: 'date-time' }),
+    isActive: z.boolean(),
+    status: z.string().openapi({ description: oneOf(SESSION_STATUSES) }),
+    publicKey: z.string().openapi({ description: "Authenticates this session's charge (X-Api-Key) and nothing else" }),
+    paymentLink: z.string().openapi({ description: 'The hosted checkout page' }),
+    paymentMethods: z.array(
+      z.object({ paymentType: z.string(), installments: nullableInt, expiresIn: nullableInt, expiresDate: nullableText, instructions: nullableText }),
+    ),
+    items: z.array(z.object({ name: z.string(), unitPrice: z.int(), quantity: z.int(), description: nullableText })),
+    splitRules: z.array(
+      z.object({ sellerId: z.string(), percentage: nullableInt, amount: nullableInt, processingFee: z.boolean(), chargeRemainderFee: z.boolean(), liable: z.boolean() }),
+    ),
+    statementDescriptor: nullableText,
+    multiplePayments: z.object({ allow: z.boolean(), maxPayments: z.int(), paymentCount: z.int(), pendingCount: z.int(), status: z.string() }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Session');
+
+export type SessionJson = z.infer<typeof SessionSchema>;
+export type SessionPaymentMethodJson = SessionJson['paymentMethods'][number];
+export type SessionItemJson = SessionJson['items'][number];
+export type MultiplePaymentsJson = SessionJson['multiplePayments'];
 
 export function toSessionPaymentMethodJson(method: payments.PaymentMethod): SessionPaymentMethodJson {
   return {
@@ -113,17 +106,21 @@ export function toSessionJson(session: sessions.Session, publicUrl: string): Ses
 }
 
 /** A session history item, newest first in `GET /v1/sessions/{id}/history`. */
-export interface SessionHistoryItemJson {
-  id: string;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-  clientId: string;
-  merchantId: string;
-  action: string | null;
-  actions: string[];
-  diff: Record<string, unknown>;
-}
+export const SessionHistoryItemSchema = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+    updatedAt: z.string().openapi({ format: 'date-time' }),
+    clientId: z.string(),
+    merchantId: z.string(),
+    action: nullableText,
+    actions: z.array(z.string()),
+    diff: JsonObjectSchema,
+  })
+  .openapi('SessionHistoryItem');
+
+export type SessionHistoryItemJson = z.infer<typeof SessionHistoryItemSchema>;
 
 export function toSessionHistoryItemJson(item: sessions.SessionHistoryItem): SessionHistoryItemJson {
   return {

@@ -9,14 +9,15 @@ import {
   isInstantInRange,
   PAYMENT_TYPES,
   parseSplitRules,
+  SESSION_STATUSES,
   type ParsedSplitRule,
   type PaymentType,
+  type SessionStatus,
 } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
 
 /** Persisted statuses. `disabled` exists only in history (expiry by due date or by the payment limit). */
-export const SESSION_STATUSES = ['created', 'paid', 'canceled', 'voided'] as const;
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export { SESSION_STATUSES, type SessionStatus };
 export type HistoryStatus = SessionStatus | 'disabled';
 
 export { PAYMENT_TYPES, type PaymentType };
