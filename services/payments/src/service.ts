@@ -11,15 +11,15 @@ import { createSubscriptionSettingsPort, type SubscriptionSettingsPort } from '.
 import { createClientDirectory } from './modules/receipts/app/clientDirectory';
 import type { ClientDirectory, ReceiptDeps } from './modules/receipts/app/deps';
 import { BUILD_REPORT_JOB, buildReport, type ReportDeps } from './modules/reports/app/reports';
-import type { MerchantContext } from './app/merchants/context';
-import { createMerchantDirectory } from './app/merchants/merchantDirectory';
+import type { MerchantContext } from './modules/merchants/app/context';
+import { createMerchantDirectory } from './modules/merchants/app/merchantDirectory';
 import { createCardSource, createVaultLookup } from './app/vault/cardSource';
 import type { VaultContext } from './app/vault/context';
 import { vaultCron, vaultJobs } from './app/vaultJobs';
 import { paymentsConfig } from './config';
 import type { PaymentsDeps } from './deps';
 import { createChargeHandlers } from './grpc/chargeHandlers';
-import { createMerchantHandlers } from './grpc/merchantHandlers';
+import { createMerchantHandlers } from './modules/merchants/grpc/merchantHandlers';
 import { createReceiptHandlers } from './modules/receipts/grpc/receiptHandlers';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
 import { createSubscriptionHandlers } from './grpc/subscriptionHandlers';
@@ -28,7 +28,7 @@ import { createProviderRegistry, type ProviderRegistry } from './modules/connect
 import { createCardStore } from './store/cardStore';
 import { createChargeStore } from './store/chargeStore';
 import { createFlowStore } from './modules/flows/store/flowStore';
-import { createMerchantStore } from './store/merchantStore';
+import { createMerchantStore } from './modules/merchants/store/merchantStore';
 import { createTokenStore } from './store/tokenStore';
 import { checkVaultKeys } from './app/vault/keyRotation';
 import { createVaultKeyStore } from './store/vaultKeyStore';

@@ -2,7 +2,7 @@ import type { Queryable } from '@platform/kit';
 import type { CardData } from '../domain/card';
 import type { InlineCard } from '../domain/newCharge';
 import type { FlowRule } from '../modules/flows/domain/flow';
-import type { PlatformFeeRule } from '../domain/merchant';
+import type { PlatformFeeRule } from '../modules/merchants/domain/merchant';
 
 /**
  * The seams between the two halves of the service: merchants/providers/flows and the vault on one side

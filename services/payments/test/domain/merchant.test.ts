@@ -1,5 +1,5 @@
 import { AppError, isUuid, requireClientId } from '@platform/kit';
-import { parseMerchantChanges, parseNewMerchant, parsePlatformFeeRules, parseProviderChanges, type CreateMerchantInput } from '../../src/domain/merchant';
+import { parseMerchantChanges, parseNewMerchant, parsePlatformFeeRules, parseProviderChanges, type CreateMerchantInput } from '../../src/modules/merchants/domain/merchant';
 
 function fieldsOf(fn: () => unknown): string[] {
   try {

@@ -1,9 +1,9 @@
 import { toChargeJson, toMerchantJson } from '@platform/api-model';
 import type { Charge, TransactionRequestRecord } from '../../src/domain/charge';
-import type { Merchant } from '../../src/domain/merchant';
+import type { Merchant } from '../../src/modules/merchants/domain/merchant';
 import { chargeEventData } from '../../src/events/chargeEvents';
 import { toChargeMessage } from '../../src/wire/chargeMessages';
-import { toMerchantMessage } from '../../src/wire/merchantMessages';
+import { toMerchantMessage } from '../../src/modules/merchants/wire/merchantMessages';
 
 const at = new Date('2030-01-01T00:00:00Z');
 

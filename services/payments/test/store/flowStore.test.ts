@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { toPage, withTransaction, type Pool } from '@platform/kit';
 import type { Flow } from '../../src/modules/flows/domain/flow';
 import { createFlowStore } from '../../src/modules/flows/store/flowStore';
-import { createMerchantStore } from '../../src/store/merchantStore';
+import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
 import { startStoreDatabase } from '../support/fixtures';
 
 const flows = createFlowStore();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toPage, withTransaction, type Pool } from '@platform/kit';
 import { createFlowStore } from '../../src/modules/flows/store/flowStore';
-import { createMerchantStore, type MerchantStore } from '../../src/store/merchantStore';
+import { createMerchantStore, type MerchantStore } from '../../src/modules/merchants/store/merchantStore';
 import { startStoreDatabase } from '../support/fixtures';
 
 const store: MerchantStore = createMerchantStore();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { payments } from '@platform/contracts';
 import { createPromiseClient, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { ManualClock, startServiceForTest } from '@platform/testkit';
-import { createMerchantDirectory } from '../../src/app/merchants/merchantDirectory';
+import { createMerchantDirectory } from '../../src/modules/merchants/app/merchantDirectory';
 import type { CardSource, MerchantDirectory } from '../../src/app/ports';
 import { createCardSource } from '../../src/app/vault/cardSource';
 import { paymentsConfig } from '../../src/config';
@@ -13,7 +13,7 @@ import { FakeSellers } from './sellers';
 import { FakeClientDirectory } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { createCardStore } from '../../src/store/cardStore';
-import { createMerchantStore } from '../../src/store/merchantStore';
+import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
 import { createTokenStore } from '../../src/store/tokenStore';
 import { vaultFromConfig } from '../../src/vault/keyRing';
 

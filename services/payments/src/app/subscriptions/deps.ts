@@ -1,6 +1,6 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { CardStore } from '../../store/cardStore';
-import type { MerchantStore } from '../../store/merchantStore';
+import type { MerchantStore } from '../../modules/merchants/store/merchantStore';
 import type { ChargeDeps } from '../charges/deps';
 import type { CustomerDirectory } from '../customerDirectory';
 import type { SellerDirectory } from '../sellerDirectory';

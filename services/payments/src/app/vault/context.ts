@@ -1,6 +1,6 @@
 import type { PaymentsDeps } from '../../deps';
 import type { CardStore } from '../../store/cardStore';
-import type { MerchantStore } from '../../store/merchantStore';
+import type { MerchantStore } from '../../modules/merchants/store/merchantStore';
 import type { TokenStore } from '../../store/tokenStore';
 
 /** What the vault use cases work with; service.ts builds the real ones. */

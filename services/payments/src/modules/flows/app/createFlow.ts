@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jsonCodec, type Queryable, requireClientId, withIdempotency } from '@platform/kit';
 import { assertRoutesUseProviders, parseFlowDefinition, type Flow, type FlowDefinition, type FlowInput } from '../domain/flow';
-import { isPaymentProvider } from '../../../domain/merchant';
-import type { MerchantContext } from '../../../app/merchants/context';
-import { MERCHANT_EVENTS, recordFlowEvent } from '../../../events/merchantEvents';
+import { isPaymentProvider } from '../../merchants/domain/merchant';
+import type { MerchantContext } from '../../merchants/app/context';
+import { MERCHANT_EVENTS, recordFlowEvent } from '../../merchants/events/merchantEvents';
 
 export const CREATE_FLOW_OPERATION = 'payments.flows.create';
 

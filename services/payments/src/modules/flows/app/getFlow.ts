@@ -1,6 +1,6 @@
 import { errors, requireClientId } from '@platform/kit';
 import type { Flow } from '../domain/flow';
-import type { MerchantContext } from '../../../app/merchants/context';
+import type { MerchantContext } from '../../merchants/app/context';
 
 export async function getFlow(ctx: Pick<MerchantContext, 'pool' | 'flows'>, input: { clientId: string; id: string }): Promise<Flow> {
   const clientId = requireClientId(input.clientId);

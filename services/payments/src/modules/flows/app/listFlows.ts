@@ -1,6 +1,6 @@
 import { type PageInput, pageMeta, type PageMeta, requireClientId, toPage } from '@platform/kit';
 import type { Flow } from '../domain/flow';
-import type { MerchantContext } from '../../../app/merchants/context';
+import type { MerchantContext } from '../../merchants/app/context';
 
 export async function listFlows(
   ctx: Pick<MerchantContext, 'pool' | 'flows'>,

@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { parseFlowDefinition, type Flow, type FlowInput } from '../domain/flow';
-import type { MerchantContext } from '../../../app/merchants/context';
-import { MERCHANT_EVENTS, recordFlowEvent } from '../../../events/merchantEvents';
+import type { MerchantContext } from '../../merchants/app/context';
+import { MERCHANT_EVENTS, recordFlowEvent } from '../../merchants/events/merchantEvents';
 import { checkRoutesOfMerchant } from './createFlow';
 
 /** Replaces the flow wholly (name, payment method, rules, default route); it stays on its merchant. */

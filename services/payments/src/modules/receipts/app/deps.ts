@@ -1,6 +1,6 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { ChargeStore } from '../../../store/chargeStore';
-import type { MerchantStore } from '../../../store/merchantStore';
+import type { MerchantStore } from '../../merchants/store/merchantStore';
 
 /** What payments needs to know of a client for its documents: its name, which the settings service owns. */
 export interface ClientDirectory {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import { errors, isUuid, jsonCodec, requireClientId, scheduleJob, withIdempotency, withTransaction, type Clock, type Logger, type Pool } from '@platform/kit';
 import { PAGE_ROWS, parseReportRequest, reportQuery, type ReportRequest } from '../domain/report';
-import type { MerchantStore } from '../../../store/merchantStore';
+import type { MerchantStore } from '../../merchants/store/merchantStore';
 import { reportStore, type ReportRecord } from '../store/reportStore';
 
 export interface ReportDeps {

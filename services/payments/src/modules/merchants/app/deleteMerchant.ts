@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { type Merchant } from '../../domain/merchant';
+import { type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
 
 /** Soft delete: charges keep pointing at the row, but the merchant, its providers and flows are gone for every call. */
 export async function deleteMerchant(ctx: MerchantContext, input: { clientId: string; id: string }): Promise<Merchant> {

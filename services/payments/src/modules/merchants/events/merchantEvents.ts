@@ -1,6 +1,6 @@
 import { toFlowJson, toMerchantJson, toProviderJson } from '@platform/api-model';
 import { enqueueEvent, type Queryable } from '@platform/kit';
-import type { Flow } from '../modules/flows/domain/flow';
+import type { Flow } from '../../flows/domain/flow';
 import type { Merchant, Provider } from '../domain/merchant';
 import { toFlowMessage, toMerchantMessage, toProviderMessage } from '../wire/merchantMessages';
 

@@ -1,5 +1,5 @@
 import { type PageInput, pageMeta, type PageMeta, requireClientId, toPage } from '@platform/kit';
-import { type Merchant } from '../../domain/merchant';
+import { type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
 
 export async function listMerchants(

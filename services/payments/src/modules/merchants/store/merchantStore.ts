@@ -1,5 +1,5 @@
 import { isUuid, withConstraintErrors, type Page, type Queryable } from '@platform/kit';
-import type { FlowRule } from '../modules/flows/domain/flow';
+import type { FlowRule } from '../../flows/domain/flow';
 import { priorityTaken, type Merchant, type PlatformFeeRule, type Provider } from '../domain/merchant';
 
 /** Two payment providers of one merchant never share a priority. */

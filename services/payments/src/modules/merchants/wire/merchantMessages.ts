@@ -1,5 +1,5 @@
 import { payments } from '@platform/contracts';
-import type { Flow } from '../modules/flows/domain/flow';
+import type { Flow } from '../../flows/domain/flow';
 import type { Merchant, PlatformFeeRule, Provider } from '../domain/merchant';
 
 /*

@@ -1,4 +1,4 @@
-import type { Merchant } from '../../domain/merchant';
+import type { Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
 import { getMerchant } from './getMerchant';
 

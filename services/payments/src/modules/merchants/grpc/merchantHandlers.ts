@@ -1,20 +1,20 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { createFlow } from '../modules/flows/app/createFlow';
-import { getFlow } from '../modules/flows/app/getFlow';
-import { listFlows } from '../modules/flows/app/listFlows';
-import { replaceFlow } from '../modules/flows/app/replaceFlow';
-import type { MerchantContext } from '../app/merchants/context';
-import { createMerchant } from '../app/merchants/createMerchant';
-import { deleteMerchant } from '../app/merchants/deleteMerchant';
-import { getMerchant } from '../app/merchants/getMerchant';
-import { getPlatformFee } from '../app/merchants/getPlatformFee';
-import { listMerchants } from '../app/merchants/listMerchants';
-import { replacePlatformFee } from '../app/merchants/replacePlatformFee';
-import { setPlatformFeeEnabled } from '../app/merchants/setPlatformFeeEnabled';
-import { updateMerchant } from '../app/merchants/updateMerchant';
-import { updateProvider } from '../app/merchants/updateProvider';
-import type { FlowInput } from '../modules/flows/domain/flow';
+import { createFlow } from '../../flows/app/createFlow';
+import { getFlow } from '../../flows/app/getFlow';
+import { listFlows } from '../../flows/app/listFlows';
+import { replaceFlow } from '../../flows/app/replaceFlow';
+import type { MerchantContext } from '../app/context';
+import { createMerchant } from '../app/createMerchant';
+import { deleteMerchant } from '../app/deleteMerchant';
+import { getMerchant } from '../app/getMerchant';
+import { getPlatformFee } from '../app/getPlatformFee';
+import { listMerchants } from '../app/listMerchants';
+import { replacePlatformFee } from '../app/replacePlatformFee';
+import { setPlatformFeeEnabled } from '../app/setPlatformFeeEnabled';
+import { updateMerchant } from '../app/updateMerchant';
+import { updateProvider } from '../app/updateProvider';
+import type { FlowInput } from '../../flows/domain/flow';
 import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from '../wire/merchantMessages';
 
 type MerchantRpc =

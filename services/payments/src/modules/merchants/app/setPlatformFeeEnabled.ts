@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { type Merchant } from '../../domain/merchant';
+import { type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
 
 export async function setPlatformFeeEnabled(ctx: MerchantContext, input: { clientId: string; merchantId: string; enabled: boolean }): Promise<Merchant> {
   const clientId = requireClientId(input.clientId);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
-import { parseNewMerchant, type CreateMerchantInput, type Merchant } from '../../domain/merchant';
+import { parseNewMerchant, type CreateMerchantInput, type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
 
 export const CREATE_MERCHANT_OPERATION = 'payments.merchants.create';
 

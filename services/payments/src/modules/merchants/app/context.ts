@@ -1,6 +1,6 @@
-import type { PaymentsDeps } from '../../deps';
-import type { FlowStore } from '../../modules/flows/store/flowStore';
-import type { MerchantStore } from '../../store/merchantStore';
+import type { PaymentsDeps } from '../../../deps';
+import type { FlowStore } from '../../flows/store/flowStore';
+import type { MerchantStore } from '../store/merchantStore';
 
 /** What the merchant and flow use cases work with; service.ts builds the real ones. */
 export interface MerchantContext extends PaymentsDeps {

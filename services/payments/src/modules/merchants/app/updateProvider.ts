@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { isPaymentProvider, parseProviderChanges, priorityTaken, type Provider } from '../../domain/merchant';
+import { isPaymentProvider, parseProviderChanges, priorityTaken, type Provider } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { recordProviderUpdated } from '../../events/merchantEvents';
+import { recordProviderUpdated } from '../events/merchantEvents';
 
 export interface UpdateProviderInput {
   clientId: string;

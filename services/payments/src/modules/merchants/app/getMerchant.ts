@@ -1,5 +1,5 @@
 import { errors, requireClientId } from '@platform/kit';
-import { type Merchant } from '../../domain/merchant';
+import { type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
 
 export async function getMerchant(ctx: Pick<MerchantContext, 'pool' | 'merchants'>, input: { clientId: string; id: string }): Promise<Merchant> {

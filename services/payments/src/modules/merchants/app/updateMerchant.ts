@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { applyMerchantChanges, parseMerchantChanges, type Merchant, type MerchantChanges } from '../../domain/merchant';
+import { applyMerchantChanges, parseMerchantChanges, type Merchant, type MerchantChanges } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
 
 export async function updateMerchant(ctx: MerchantContext, input: MerchantChanges & { clientId: string; id: string }): Promise<Merchant> {
   const clientId = requireClientId(input.clientId);

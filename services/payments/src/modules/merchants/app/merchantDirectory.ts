@@ -1,7 +1,7 @@
 import { errors, requireClientId } from '@platform/kit';
-import type { PaymentsDeps } from '../../deps';
-import type { MerchantStore } from '../../store/merchantStore';
-import type { MerchantDirectory, RoutableProvider } from '../ports';
+import type { PaymentsDeps } from '../../../deps';
+import type { MerchantStore } from '../store/merchantStore';
+import type { MerchantDirectory, RoutableProvider } from '../../../app/ports';
 
 /** The merchant as a charge needs it: its providers with their credentials opened, and its flow. */
 export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'> & { merchants: MerchantStore }): MerchantDirectory {

@@ -1,7 +1,7 @@
 import { errors, requireClientId, withTransaction } from '@platform/kit';
-import { parsePlatformFeeRules, type Merchant, type PlatformFeeRule } from '../../domain/merchant';
+import { parsePlatformFeeRules, type Merchant, type PlatformFeeRule } from '../domain/merchant';
 import type { MerchantContext } from './context';
-import { MERCHANT_EVENTS, recordMerchantEvent } from '../../events/merchantEvents';
+import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
 
 /** Replaces the whole rule list; an empty list removes every rule. */
 export async function replacePlatformFee(ctx: MerchantContext, input: { clientId: string; merchantId: string; rules: PlatformFeeRule[] }): Promise<Merchant> {
