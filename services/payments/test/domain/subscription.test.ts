@@ -27,7 +27,7 @@ import {
   type RetryPolicy,
   type SubscriptionEvent,
   type SubscriptionStatus,
-} from '../../src/domain/subscription';
+} from '../../src/modules/subscriptions/domain/subscription';
 
 function thrown(fn: () => unknown): unknown {
   try {

@@ -1,4 +1,4 @@
-import type { SubscriptionSettings, SubscriptionSettingsPort } from '../../src/app/subscriptions/settingsPort';
+import type { SubscriptionSettings, SubscriptionSettingsPort } from '../../src/modules/subscriptions/app/settingsPort';
 
 /** Settings as payments sees it for subscriptions: the platform's defaults, or what a test sets for a client. */
 export class FakeSubscriptionSettings implements SubscriptionSettingsPort {

@@ -1,9 +1,9 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
-import type { CardStore } from '../../store/cardStore';
-import type { MerchantStore } from '../../modules/merchants/store/merchantStore';
-import type { ChargeDeps } from '../charges/deps';
-import type { CustomerDirectory } from '../customerDirectory';
-import type { SellerDirectory } from '../sellerDirectory';
+import type { CardStore } from '../../../store/cardStore';
+import type { MerchantStore } from '../../merchants/store/merchantStore';
+import type { ChargeDeps } from '../../../app/charges/deps';
+import type { CustomerDirectory } from '../../../app/customerDirectory';
+import type { SellerDirectory } from '../../../app/sellerDirectory';
 import type { SubscriptionSettingsPort } from './settingsPort';
 
 /** What the subscriptions engine works with; service.ts builds the real ones. */

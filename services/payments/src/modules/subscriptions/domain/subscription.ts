@@ -1,7 +1,7 @@
 import type { ParsedSplitRule } from '@platform/api-model';
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
-import { isCurrencyCode } from './newCharge';
-import { nonEmpty } from './values';
+import { isCurrencyCode } from '../../../domain/newCharge';
+import { nonEmpty } from '../../../domain/values';
 
 /**
  * The rules of a subscription: a charge per cycle on a saved card of a customer. What moves a subscription and its

@@ -1,7 +1,7 @@
 import type { payments } from '@platform/contracts';
 import { errors, type Handlers } from '@platform/kit';
-import { advanceSubscription } from '../app/subscriptions/billing';
-import type { SubscriptionDeps } from '../app/subscriptions/deps';
+import { advanceSubscription } from '../app/billing';
+import type { SubscriptionDeps } from '../app/deps';
 import {
   cancelSubscription,
   createSubscription,
@@ -13,7 +13,7 @@ import {
   replaceSubscription,
   resumeSubscription,
   type SubscriptionView,
-} from '../app/subscriptions/subscriptions';
+} from '../app/subscriptions';
 import { toCycleMessage, toSubscriptionMessage, withNextBilling } from '../wire/subscriptionMessages';
 
 type SubscriptionRpc =

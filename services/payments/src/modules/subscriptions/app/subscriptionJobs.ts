@@ -1,6 +1,6 @@
 import type { JobHandler } from '@platform/kit';
-import { billCycle } from './subscriptions/billing';
-import { BILL_CYCLE_JOB, type SubscriptionDeps } from './subscriptions/deps';
+import { billCycle } from './billing';
+import { BILL_CYCLE_JOB, type SubscriptionDeps } from './deps';
 
 /** Durable jobs of the subscriptions: one attempt at a cycle, at its time (a late or repeated job changes nothing). */
 export function subscriptionJobs(deps: SubscriptionDeps): Record<string, JobHandler> {

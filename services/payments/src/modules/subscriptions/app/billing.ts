@@ -11,10 +11,10 @@ import {
   type SubscriptionEvent,
   type SubscriptionRecord,
   type SubscriptionStatus,
-} from '../../domain/subscription';
-import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
-import { subscriptionStore } from '../../store/subscriptionStore';
-import { createCharge } from '../charges/createCharge';
+} from '../domain/subscription';
+import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
+import { subscriptionStore } from '../store/subscriptionStore';
+import { createCharge } from '../../../app/charges/createCharge';
 import type { SubscriptionDeps } from './deps';
 import { getSubscription, openCycle, scheduleAttempt, type SubscriptionView } from './subscriptions';
 

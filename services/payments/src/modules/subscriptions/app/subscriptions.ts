@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { checkBeforeChange, errors, isUuid, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
-import { parseSplitRules, type SplitRuleInput } from '../../domain/splitRules';
-import { cycleDueAt, nextSubscriptionStatus, parseItems, parseNewSubscription, type CycleRecord, type Interval, type NewSubscriptionInput, type SubscriptionRecord } from '../../domain/subscription';
-import { recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../../events/subscriptionEvents';
-import { subscriptionStore } from '../../store/subscriptionStore';
+import { parseSplitRules, type SplitRuleInput } from '../../../domain/splitRules';
+import { cycleDueAt, nextSubscriptionStatus, parseItems, parseNewSubscription, type CycleRecord, type Interval, type NewSubscriptionInput, type SubscriptionRecord } from '../domain/subscription';
+import { recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
+import { subscriptionStore } from '../store/subscriptionStore';
 import { BILL_CYCLE_JOB, type SubscriptionDeps } from './deps';
 
 /** The job key of an attempt: one job per cycle and attempt, however often it is scheduled. */
