@@ -1,33 +1,9 @@
 import { AppError } from '@platform/kit';
 import fc from 'fast-check';
-import {
-  addInterval,
-  afterFailedAttempt,
-  canCycleMove,
-  CYCLE_STATUSES,
-  CYCLE_TRANSITIONS,
-  cycleDueAt,
-  daysInMonth,
-  HARD_DECLINES,
-  INTERVALS,
-  isHardDecline,
-  isSubscriptionEventAllowed,
-  nextCycleStatus,
-  nextSubscriptionStatus,
-  parseItems,
-  parseNewSubscription,
-  PAUSABLE_STATUSES,
-  resumedStatus,
-  SUBSCRIPTION_EVENTS,
-  SUBSCRIPTION_STATUSES,
-  SUBSCRIPTION_TRANSITIONS,
-  type CycleStatus,
-  type Interval,
-  type NewSubscriptionInput,
-  type RetryPolicy,
-  type SubscriptionEvent,
-  type SubscriptionStatus,
-} from '../../src/modules/subscriptions/domain/subscription';
+import { canCycleMove, CYCLE_STATUSES, CYCLE_TRANSITIONS, isSubscriptionEventAllowed, nextCycleStatus, nextSubscriptionStatus, PAUSABLE_STATUSES, resumedStatus, SUBSCRIPTION_EVENTS, SUBSCRIPTION_STATUSES, SUBSCRIPTION_TRANSITIONS, type CycleStatus, type SubscriptionEvent, type SubscriptionStatus } from '../../src/modules/subscriptions/domain/subscriptionStatus';
+import { addInterval, cycleDueAt, daysInMonth, INTERVALS, type Interval } from '../../src/modules/subscriptions/domain/calendar';
+import { afterFailedAttempt, HARD_DECLINES, isHardDecline, type RetryPolicy } from '../../src/modules/subscriptions/domain/dunning';
+import { parseItems, parseNewSubscription, type NewSubscriptionInput } from '../../src/modules/subscriptions/domain/newSubscription';
 
 function thrown(fn: () => unknown): unknown {
   try {

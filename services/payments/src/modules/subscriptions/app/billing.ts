@@ -1,17 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { SUBSCRIPTION_SETTINGS_LIMITS } from '@platform/api-model';
 import { AppError, errors, instanceKeyOf, isUuid, requireClientId, withTransaction, type Queryable } from '@platform/kit';
-import {
-  afterFailedAttempt,
-  cycleDueAt,
-  nextSubscriptionStatus,
-  type CycleRecord,
-  type Interval,
-  type RetryPolicy,
-  type SubscriptionEvent,
-  type SubscriptionRecord,
-  type SubscriptionStatus,
-} from '../domain/subscription';
+import { nextSubscriptionStatus, type SubscriptionEvent, type SubscriptionStatus } from '../domain/subscriptionStatus';
+import { cycleDueAt, type Interval } from '../domain/calendar';
+import { afterFailedAttempt, type RetryPolicy } from '../domain/dunning';
+import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
 import { subscriptionStore } from '../store/subscriptionStore';
 import { createCharge } from '../../../app/charges/createCharge';

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { checkBeforeChange, errors, isUuid, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
 import { parseSplitRules, type SplitRuleInput } from '../../../domain/splitRules';
-import { cycleDueAt, nextSubscriptionStatus, parseItems, parseNewSubscription, type CycleRecord, type Interval, type NewSubscriptionInput, type SubscriptionRecord } from '../domain/subscription';
+import { nextSubscriptionStatus } from '../domain/subscriptionStatus';
+import { cycleDueAt, type Interval } from '../domain/calendar';
+import { parseItems, parseNewSubscription, type NewSubscriptionInput } from '../domain/newSubscription';
+import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 import { recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
 import { subscriptionStore } from '../store/subscriptionStore';
 import { BILL_CYCLE_JOB, type SubscriptionDeps } from './deps';
