@@ -1,6 +1,6 @@
 import { env } from '@platform/kit';
 import { z } from 'zod';
-import { parseKeyRing } from './vault/keyRing';
+import { parseKeyRing } from './modules/vault/crypto/keyRing';
 
 const { key32 } = env;
 

@@ -13,9 +13,9 @@ import type { ClientDirectory, ReceiptDeps } from './modules/receipts/app/deps';
 import { BUILD_REPORT_JOB, buildReport, type ReportDeps } from './modules/reports/app/reports';
 import type { MerchantContext } from './modules/merchants/app/context';
 import { createMerchantDirectory } from './modules/merchants/app/merchantDirectory';
-import { createCardSource, createVaultLookup } from './app/vault/cardSource';
-import type { VaultContext } from './app/vault/context';
-import { vaultCron, vaultJobs } from './app/vaultJobs';
+import { createCardSource, createVaultLookup } from './modules/vault/app/cardSource';
+import type { VaultContext } from './modules/vault/app/context';
+import { vaultCron, vaultJobs } from './modules/vault/app/vaultJobs';
 import { paymentsConfig } from './config';
 import type { PaymentsDeps } from './deps';
 import { createChargeHandlers } from './grpc/chargeHandlers';
@@ -23,16 +23,16 @@ import { createMerchantHandlers } from './modules/merchants/grpc/merchantHandler
 import { createReceiptHandlers } from './modules/receipts/grpc/receiptHandlers';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
 import { createSubscriptionHandlers } from './modules/subscriptions/grpc/subscriptionHandlers';
-import { createVaultHandlers } from './grpc/vaultHandlers';
+import { createVaultHandlers } from './modules/vault/grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
-import { createCardStore } from './store/cardStore';
+import { createCardStore } from './modules/vault/store/cardStore';
 import { createChargeStore } from './store/chargeStore';
 import { createFlowStore } from './modules/flows/store/flowStore';
 import { createMerchantStore } from './modules/merchants/store/merchantStore';
-import { createTokenStore } from './store/tokenStore';
-import { checkVaultKeys } from './app/vault/keyRotation';
-import { createVaultKeyStore } from './store/vaultKeyStore';
-import { vaultFromConfig } from './vault/keyRing';
+import { createTokenStore } from './modules/vault/store/tokenStore';
+import { checkVaultKeys } from './modules/vault/app/keyRotation';
+import { createVaultKeyStore } from './modules/vault/store/vaultKeyStore';
+import { vaultFromConfig } from './modules/vault/crypto/keyRing';
 
 /** The only place the service's real dependencies are built; use cases and handlers receive them. */
 export function definePaymentsService(

@@ -1,4 +1,4 @@
-import { brandOf, cvvValid, digitsOnly, isExpired, luhnValid, parseExpiration } from '../../src/domain/card';
+import { brandOf, cvvValid, digitsOnly, isExpired, luhnValid, parseExpiration } from '../../src/modules/vault/domain/card';
 
 describe('luhnValid', () => {
   it.each(['4111111111111111', '5555555555554444', '378282246310005', '36227206271667', '6062825624254001', '4514160123456785'])(

@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { parseInlineCard, parseTokenCard, type CardInput } from '../../src/app/vault/cardInput';
+import { parseInlineCard, parseTokenCard, type CardInput } from '../../src/modules/vault/app/cardInput';
 
 const now = new Date('2025-06-15T12:00:00Z');
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { FORMAT1_KEY_ID, keyIdOf, Vault } from '../../src/vault/crypto';
-import { cardKeyRing, parseKeyRing, vaultFromConfig } from '../../src/vault/keyRing';
-import { LocalKeyService, type RingKey } from '../../src/vault/keyService';
+import { FORMAT1_KEY_ID, keyIdOf, Vault } from '../../src/modules/vault/crypto/crypto';
+import { cardKeyRing, parseKeyRing, vaultFromConfig } from '../../src/modules/vault/crypto/keyRing';
+import { LocalKeyService, type RingKey } from '../../src/modules/vault/crypto/keyService';
 import { sealFormat1 } from '../support/format1';
 
 const fingerprintKey = randomBytes(32);

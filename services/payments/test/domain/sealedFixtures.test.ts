@@ -1,5 +1,5 @@
-import { Vault } from '../../src/vault/crypto';
-import { LocalKeyService } from '../../src/vault/keyService';
+import { Vault } from '../../src/modules/vault/crypto/crypto';
+import { LocalKeyService } from '../../src/modules/vault/crypto/keyService';
 
 /**
  * Values as the vault sealed them before sealing moved into the kit (hex, from the code of that time, with the keys

@@ -5,7 +5,7 @@ import { eventually, ManualClock } from '@platform/testkit';
 import { Client } from 'pg';
 import { paymentsConfig } from '../../src/config';
 import { definePaymentsService } from '../../src/service';
-import { keyIdOf } from '../../src/vault/crypto';
+import { keyIdOf } from '../../src/modules/vault/crypto/crypto';
 import { cardCharge, cardNumberEnding, createMerchant, inlineCard, paymentSource, startCharges, type RunningCharges } from '../support/charges';
 import { FakeClientDirectory } from '../support/clients';
 import { FakeCustomers } from '../support/customers';

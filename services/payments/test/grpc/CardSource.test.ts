@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@platform/kit';
 import type { CardSource } from '../../src/app/ports';
-import { createCardStore } from '../../src/store/cardStore';
+import { createCardStore } from '../../src/modules/vault/store/cardStore';
 import { cardInput, cardNumber, failureOf, startPayments, type RunningPayments, cardSourceOf } from '../support/payments';
 import { savedCard } from '../support/vault';
 

@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cancelJobs, createLogger, listJobs, migrateJobs, type Pool } from '@platform/kit';
 import { ManualClock } from '@platform/testkit';
-import { checkVaultKeys, REWRAP_SEALED_VALUES, rewrapSealedValues, type KeyRotationDeps } from '../../src/app/vault/keyRotation';
-import { createCardStore } from '../../src/store/cardStore';
-import { createTokenStore } from '../../src/store/tokenStore';
-import { createVaultKeyStore, SEALED_COLUMNS } from '../../src/store/vaultKeyStore';
-import type { Vault } from '../../src/vault/crypto';
-import { keyIdOf } from '../../src/vault/crypto';
-import { vaultFromConfig } from '../../src/vault/keyRing';
-import type { RingKey } from '../../src/vault/keyService';
+import { checkVaultKeys, REWRAP_SEALED_VALUES, rewrapSealedValues, type KeyRotationDeps } from '../../src/modules/vault/app/keyRotation';
+import { createCardStore } from '../../src/modules/vault/store/cardStore';
+import { createTokenStore } from '../../src/modules/vault/store/tokenStore';
+import { createVaultKeyStore, SEALED_COLUMNS } from '../../src/modules/vault/store/vaultKeyStore';
+import type { Vault } from '../../src/modules/vault/crypto/crypto';
+import { keyIdOf } from '../../src/modules/vault/crypto/crypto';
+import { vaultFromConfig } from '../../src/modules/vault/crypto/keyRing';
+import type { RingKey } from '../../src/modules/vault/crypto/keyService';
 import { startStoreDatabase } from '../support/fixtures';
 import { sealFormat1 } from '../support/format1';
 

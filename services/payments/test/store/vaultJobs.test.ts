@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createLogger, JobRunner, listJobs, migrateJobs, scheduleJob, type Pool } from '@platform/kit';
-import { ERASE_EXPIRED_TOKEN_CVVS, vaultCron, vaultJobs } from '../../src/app/vaultJobs';
-import { createTokenStore, type StoredToken } from '../../src/store/tokenStore';
+import { ERASE_EXPIRED_TOKEN_CVVS, vaultCron, vaultJobs } from '../../src/modules/vault/app/vaultJobs';
+import { createTokenStore, type StoredToken } from '../../src/modules/vault/store/tokenStore';
 import { ManualClock } from '@platform/testkit';
 import { startStoreDatabase } from '../support/fixtures';
-import { vaultFromConfig } from '../../src/vault/keyRing';
+import { vaultFromConfig } from '../../src/modules/vault/crypto/keyRing';
 
 let pool: Pool;
 const clock = new ManualClock();

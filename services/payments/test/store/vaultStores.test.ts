@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { toPage, withTransaction, type Pool } from '@platform/kit';
-import type { SavedCard } from '../../src/domain/card';
-import { createCardStore } from '../../src/store/cardStore';
-import { createTokenStore, type StoredToken } from '../../src/store/tokenStore';
+import type { SavedCard } from '../../src/modules/vault/domain/card';
+import { createCardStore } from '../../src/modules/vault/store/cardStore';
+import { createTokenStore, type StoredToken } from '../../src/modules/vault/store/tokenStore';
 import { startStoreDatabase } from '../support/fixtures';
 
 const tokens = createTokenStore();

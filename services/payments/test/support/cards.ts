@@ -1,4 +1,4 @@
-import type { CardData } from '../../src/domain/card';
+import type { CardData } from '../../src/modules/vault/domain/card';
 
 export { cardNumberEnding } from '@platform/testkit';
 

@@ -1,5 +1,5 @@
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { SealPurpose } from '../../src/vault/keyService';
+import type { SealPurpose } from '../../src/modules/vault/crypto/keyService';
 
 /** A value as the vault sealed it before key ids (format 1): version | nonce | tag | ciphertext under HKDF(master, purpose). */
 export function sealFormat1(master: Buffer, purpose: SealPurpose, plaintext: string): Buffer {

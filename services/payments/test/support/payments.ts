@@ -4,7 +4,7 @@ import { createPromiseClient, type Pool, type PromiseClient, type RunningService
 import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { createMerchantDirectory } from '../../src/modules/merchants/app/merchantDirectory';
 import type { CardSource, MerchantDirectory } from '../../src/app/ports';
-import { createCardSource } from '../../src/app/vault/cardSource';
+import { createCardSource } from '../../src/modules/vault/app/cardSource';
 import { paymentsConfig } from '../../src/config';
 import type { PaymentsDeps } from '../../src/deps';
 import { definePaymentsService } from '../../src/service';
@@ -12,10 +12,10 @@ import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
 import { FakeClientDirectory } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
-import { createCardStore } from '../../src/store/cardStore';
+import { createCardStore } from '../../src/modules/vault/store/cardStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
-import { createTokenStore } from '../../src/store/tokenStore';
-import { vaultFromConfig } from '../../src/vault/keyRing';
+import { createTokenStore } from '../../src/modules/vault/store/tokenStore';
+import { vaultFromConfig } from '../../src/modules/vault/crypto/keyRing';
 
 export type PaymentsClient = PromiseClient<typeof payments.PaymentsServiceService>;
 

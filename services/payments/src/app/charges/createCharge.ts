@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkBeforeChange, errors, jsonCodec, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
-import type { CardData } from '../../domain/card';
+import type { CardData } from '../../modules/vault/domain/card';
 import { needsCard, type AntifraudState, type Charge, type ChargePaymentMethod, type ChargeSourceView, type TransactionRequestRecord } from '../../domain/charge';
 import { antifraudDeclinedCode } from '../../domain/chargeChanges';
 import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSource } from '../../domain/newCharge';

@@ -1,4 +1,4 @@
-import type { CardData } from '../../../domain/card';
+import type { CardData } from '../../vault/domain/card';
 import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../../domain/charge';
 
 /**

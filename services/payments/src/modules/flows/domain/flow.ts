@@ -1,7 +1,7 @@
 import { CHARGE_LIMITS, PAYMENT_TYPES, type PaymentType } from '@platform/api-model';
 import { errors, parseInput, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
-import type { CardBrand } from '../../../domain/card';
+import type { CardBrand } from '../../vault/domain/card';
 
 /** A rule of a routing flow: when its conditions all hold, the charge is tried on its route, in order. */
 export interface FlowRule {

@@ -1,5 +1,5 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
-import type { CardStore } from '../../../store/cardStore';
+import type { CardStore } from '../../vault/store/cardStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 import type { ChargeDeps } from '../../../app/charges/deps';
 import type { CustomerDirectory } from '../../../app/customerDirectory';

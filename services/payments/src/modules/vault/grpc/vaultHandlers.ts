@@ -1,12 +1,12 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { assignCardToCustomer } from '../app/vault/assignCardToCustomer';
-import type { VaultContext } from '../app/vault/context';
-import { createCard } from '../app/vault/createCard';
-import { createToken } from '../app/vault/createToken';
-import { getCard } from '../app/vault/getCard';
-import { listCards } from '../app/vault/listCards';
-import { getTokenSession } from '../app/vault/tokenSession';
+import { assignCardToCustomer } from '../app/assignCardToCustomer';
+import type { VaultContext } from '../app/context';
+import { createCard } from '../app/createCard';
+import { createToken } from '../app/createToken';
+import { getCard } from '../app/getCard';
+import { listCards } from '../app/listCards';
+import { getTokenSession } from '../app/tokenSession';
 import { toCardMessage, toCardTokenMessage } from '../wire/vaultMessages';
 
 type VaultRpc = 'createToken' | 'getTokenSession' | 'createCard' | 'listCards' | 'getCard' | 'assignCardToCustomer';

@@ -1,8 +1,8 @@
 import type { CronSchedule, JobHandler } from '@platform/kit';
-import type { PaymentsDeps } from '../deps';
+import type { PaymentsDeps } from '../../../deps';
 import { createTokenStore } from '../store/tokenStore';
 import { createVaultKeyStore } from '../store/vaultKeyStore';
-import { REWRAP_BATCH, REWRAP_SEALED_VALUES, rewrapSealedValues } from './vault/keyRotation';
+import { REWRAP_BATCH, REWRAP_SEALED_VALUES, rewrapSealedValues } from './keyRotation';
 
 export const ERASE_EXPIRED_TOKEN_CVVS = 'vault.erase_expired_token_cvvs';
 

@@ -1,5 +1,5 @@
 import { errors, requireClientId } from '@platform/kit';
-import type { SavedCard } from '../../domain/card';
+import type { SavedCard } from '../domain/card';
 import type { VaultContext } from './context';
 
 export async function getCard(ctx: Pick<VaultContext, 'pool' | 'cards'>, input: { clientId: string; id: string }): Promise<SavedCard> {

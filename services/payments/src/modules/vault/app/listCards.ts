@@ -1,6 +1,6 @@
 import { type PageInput, pageMeta, type PageMeta, requireClientId, toPage } from '@platform/kit';
-import type { SavedCard } from '../../domain/card';
-import type { CardFilters } from '../../store/cardStore';
+import type { SavedCard } from '../domain/card';
+import type { CardFilters } from '../store/cardStore';
 import type { VaultContext } from './context';
 
 export async function listCards(

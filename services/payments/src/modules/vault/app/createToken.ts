@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors, isUuid, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
-import type { IssuedToken } from '../../domain/card';
+import type { IssuedToken } from '../domain/card';
 import { parseTokenCard, type CardInput } from './cardInput';
 import type { VaultContext } from './context';
 

@@ -1,5 +1,5 @@
 import { errors, isUuid, requireClientId, withTransaction } from '@platform/kit';
-import type { SavedCard } from '../../domain/card';
+import type { SavedCard } from '../domain/card';
 import type { VaultContext } from './context';
 
 /**

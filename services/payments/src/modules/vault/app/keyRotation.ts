@@ -1,6 +1,6 @@
 import { scheduleJob, withTransaction, type JobOutcome } from '@platform/kit';
-import type { PaymentsDeps } from '../../deps';
-import { describeColumn, SEALED_COLUMNS, type SealedRow, type VaultKeyStore } from '../../store/vaultKeyStore';
+import type { PaymentsDeps } from '../../../deps';
+import { describeColumn, SEALED_COLUMNS, type SealedRow, type VaultKeyStore } from '../store/vaultKeyStore';
 
 /** The durable job that moves every stored value to the sealing key of the ring. */
 export const REWRAP_SEALED_VALUES = 'vault.rewrap_sealed_values';

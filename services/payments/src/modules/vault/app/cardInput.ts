@@ -1,5 +1,5 @@
 import { errors, type AppError, type FieldViolation } from '@platform/kit';
-import { brandOf, cvvValid, digitsOnly, isExpired, luhnValid, parseExpiration, type CardBrand } from '../../domain/card';
+import { brandOf, cvvValid, digitsOnly, isExpired, luhnValid, parseExpiration, type CardBrand } from '../domain/card';
 
 /** A card as typed by a buyer: the number and CVV are checked here and never copied into a message. */
 export interface CardInput {

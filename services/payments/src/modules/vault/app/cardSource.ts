@@ -1,10 +1,10 @@
 import { errors, type Queryable, requireClientId } from '@platform/kit';
-import type { PaymentsDeps } from '../../deps';
-import { cvvValid, isExpired, type CardData } from '../../domain/card';
-import type { CardStore } from '../../store/cardStore';
-import type { TokenStore } from '../../store/tokenStore';
-import type { VaultLookup } from '../charges/deps';
-import type { CardSource } from '../ports';
+import type { PaymentsDeps } from '../../../deps';
+import { cvvValid, isExpired, type CardData } from '../domain/card';
+import type { CardStore } from '../store/cardStore';
+import type { TokenStore } from '../store/tokenStore';
+import type { VaultLookup } from '../../../app/charges/deps';
+import type { CardSource } from '../../../app/ports';
 import { expiredCard, parseInlineCard } from './cardInput';
 import { consumeToken } from './tokenSession';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
-import { isExpired, type SavedCard } from '../../domain/card';
-import { recordCardCreated } from '../../events/cardEvents';
+import { isExpired, type SavedCard } from '../domain/card';
+import { recordCardCreated } from '../events/cardEvents';
 import { expiredCard } from './cardInput';
 import type { VaultContext } from './context';
 import { sandboxCvvVerified } from './cvvCheck';

@@ -1,5 +1,5 @@
 import type { Queryable } from '@platform/kit';
-import type { SealPurpose } from '../vault/keyService';
+import type { SealPurpose } from '../crypto/keyService';
 
 /** A column of sealed values and the stored key id beside it (migration 006). */
 export interface SealedColumn {

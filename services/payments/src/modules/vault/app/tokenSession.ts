@@ -1,5 +1,5 @@
 import { errors, isUuid, type Queryable, requireClientId } from '@platform/kit';
-import type { StoredToken, TokenStore } from '../../store/tokenStore';
+import type { StoredToken, TokenStore } from '../store/tokenStore';
 import type { VaultContext } from './context';
 
 /**
