@@ -2,6 +2,7 @@ import { payments, sellers, sessions, settings, webhooks } from '@platform/contr
 import {
   CardSchema,
   CardTokenSchema,
+  ChargeSchema,
   ClientSchema,
   ClientTokenSchema,
   CreatedApiKeySchema,
@@ -24,6 +25,7 @@ import {
   SubscriptionSettingsSchema,
   toCardJson,
   toCardTokenJson,
+  toChargeJson,
   toClientJson,
   toClientTokenJson,
   toCreatedApiKeyJson,
@@ -202,5 +204,30 @@ describe('the answers the API model maps', () => {
     const item = sessions.SessionHistoryItem.fromPartial({ id: 'h_1', status: 'paid', clientId: 'cli_1', merchantId: 'mer_1', actions: ['paid'], diff: { status: 'paid' }, createdAt: at, updatedAt: at });
     expectToMatch(SessionHistoryItemSchema, toSessionHistoryItemJson(item));
     expectToMatch(SessionHistoryItemSchema, toSessionHistoryItemJson({ ...item, action: 'pay', diff: undefined }));
+  });
+
+  it('charges, with their transaction requests', () => {
+    const charge = payments.Charge.fromPartial({
+      id: 'ch_1',
+      clientId: 'cli_1',
+      merchantId: 'mer_1',
+      amount: 10_000,
+      originalAmount: 10_000,
+      capturedAmount: 10_000,
+      currency: 'BRL',
+      capture: true,
+      status: 'authorized',
+      paymentMethod: { paymentType: 'boleto', installments: 1, expiresDate: '2026-04-01', interest: { days: 1 }, barcodeData: '123', expiresAt: at },
+      paymentSource: { sourceType: 'card', cardId: 'card_1', brand: 'visa', first6digits: '411111', last4digits: '1111', expirationMonth: 12, expirationYear: 2030, cvvChecked: true },
+      transactionRequests: [
+        { id: 'tr_1', amount: 10_000, requestStatus: 'success', requestType: 'authorization', providerAuthorization: { networkAuthorizationCode: '123456' }, createdAt: at, updatedAt: at },
+        { id: 'tr_2', amount: 1_000, requestStatus: 'success', requestType: 'refund', splitRules: [{ sellerId: 'sel_1', amount: 100 }], createdAt: at, updatedAt: at },
+      ],
+      splitRules: [{ sellerId: 'sel_1', percentage: 1_000, liable: true }],
+      createdAt: at,
+      updatedAt: at,
+    });
+    expectToMatch(ChargeSchema, toChargeJson(charge));
+    expectToMatch(ChargeSchema, toChargeJson({ ...charge, paymentMethod: undefined, paymentSource: undefined, transactionRequests: [], splitRules: [] }));
   });
 });

@@ -1,6 +1,6 @@
-import { CHARGE_LIMITS, CHARGE_STATUSES, PAYMENT_TYPES } from '@platform/api-model';
+import { CHARGE_LIMITS, CHARGE_STATUSES, ChargeSchema, PAYMENT_TYPES, TransactionRequestSchema } from '@platform/api-model';
 import { amount, commaJoined, currency, dueDate, int32, queryAmount, queryFlag } from '../../http/fields';
-import { JsonObject, JsonObjectOut } from '../../http/json';
+import { JsonObject } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
@@ -206,111 +206,8 @@ export const ListChargesQuery = paginationQuery.extend({
 
 export const ChargeParams = z.object({ id: z.string().min(1).max(200) });
 
-const nullableText = z.string().nullable();
-const nullableInt = z.int().nullable();
-const timestamp = z.iso.datetime();
-
-export const TransactionRequestSchema = z
-  .object({
-    id: z.string(),
-    idempotencyKey: nullableText,
-    providerId: nullableText,
-    providerType: nullableText,
-    transactionId: nullableText.openapi({ description: 'The id at the provider' }),
-    amount: z.int(),
-    authorizationNsu: nullableText,
-    requestStatus: z.string().openapi({ example: 'success', description: 'success, declined or failed (technical)' }),
-    requestType: z.string().openapi({ example: 'authorization' }),
-    responseTs: nullableText.openapi({ description: 'Provider answer time in milliseconds', example: '182' }),
-    providerAuthorization: z.object({ networkAuthorizationCode: nullableText, networkResponseCode: nullableText }).nullable(),
-    declinedCode: nullableText.openapi({ example: 'insufficient_funds' }),
-    message: nullableText,
-    splitRules: z
-      .array(z.object({ sellerId: z.string(), amount: nullableInt }))
-      .openapi({ description: 'Refunds only: how the refund was taken from the split receivers' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('TransactionRequest');
-
-export const ChargeSchema = z
-  .object({
-    id: z.string(),
-    clientId: z.string(),
-    merchantId: z.string(),
-    customerId: nullableText,
-    sessionId: nullableText,
-    amount: z.int(),
-    originalAmount: z.int(),
-    capturedAmount: z.int(),
-    refundedAmount: z.int(),
-    currency: z.string().openapi({ example: 'BRL' }),
-    orderId: nullableText,
-    statementDescriptor: nullableText,
-    description: nullableText,
-    capture: z.boolean(),
-    isDispute: z.boolean(),
-    status: z.string().openapi({ example: 'authorized', description: CHARGE_STATUSES.join(', ') }),
-    paymentMethod: z
-      .object({
-        paymentType: z.string(),
-        installments: z.int(),
-        recurrence: nullableText,
-        expiresIn: nullableInt,
-        expiresDate: nullableText,
-        instructions: nullableText,
-        interest: JsonObjectOut.nullable(),
-        fine: JsonObjectOut.nullable(),
-        qrCodeData: nullableText.openapi({ description: 'Pix' }),
-        qrCodeImageUrl: nullableText.openapi({ description: 'Pix' }),
-        barcodeData: nullableText.openapi({ description: 'Boleto' }),
-        barcodeImageUrl: nullableText.openapi({ description: 'Boleto' }),
-        digitableLine: nullableText.openapi({ description: 'Boleto' }),
-        expiresAt: timestamp.nullable(),
-      })
-      .nullable(),
-    paymentSource: z
-      .object({
-        sourceType: z.string(),
-        cardId: nullableText,
-        customerId: nullableText,
-        brand: nullableText,
-        first6digits: nullableText,
-        last4digits: nullableText,
-        cardHolderName: nullableText,
-        expirationMonth: nullableInt,
-        expirationYear: nullableInt,
-        cvvChecked: z.boolean().openapi({ description: 'The provider validated the CVV' }),
-        customer: JsonObjectOut.nullable().openapi({ description: 'The inline customer of the request' }),
-      })
-      .nullable()
-      .openapi({ description: 'The card summary: never its number or CVV' }),
-    transactionRequests: z.array(TransactionRequestSchema),
-    splitRules: z.array(
-      z.object({
-        sellerId: z.string(),
-        percentage: nullableInt,
-        amount: nullableInt,
-        processingFee: z.boolean(),
-        chargeRemainderFee: z.boolean(),
-        liable: z.boolean(),
-      }),
-    ),
-    platformFee: z
-      .object({ amount: z.int(), percentage: nullableInt, fixedAmount: nullableInt })
-      .nullable()
-      .openapi({ description: 'Only with splitRules on a merchant with the platform fee enabled' }),
-    antifraud: z.object({ providerId: nullableText, status: z.string(), updatedAt: timestamp.nullable() }).nullable(),
-    appInfo: JsonObjectOut.nullable(),
-    fraudAnalysis: JsonObjectOut.nullable(),
-    providerId: nullableText,
-    providerType: nullableText,
-    providerName: nullableText.openapi({ description: "The merchant's name for the provider responsible for the transaction" }),
-    declinedCode: nullableText,
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('Charge');
+/** The answers here are the API model's schemas. */
+export { ChargeSchema, TransactionRequestSchema };
 
 export const ChargeListSchema = listSchema(ChargeSchema, 'ChargeList');
 
@@ -323,8 +220,7 @@ export const ThreeDSSetupSchema = z
   })
   .openapi('ThreeDSSetup');
 
-export type ChargeJson = z.infer<typeof ChargeSchema>;
-export type TransactionRequestJson = z.infer<typeof TransactionRequestSchema>;
+export type { ChargeJson, TransactionRequestJson } from '@platform/api-model';
 export type ThreeDSSetupJson = z.infer<typeof ThreeDSSetupSchema>;
 export type CreateChargeInput = z.infer<typeof CreateChargeBody>;
 export type VoidChargeInput = z.infer<typeof VoidChargeBody>;

@@ -1,98 +1,121 @@
 import type { payments } from '@platform/contracts';
+import { CHARGE_STATUSES } from '../enums';
+import { JsonObjectSchema, z } from '../zod';
 import { numberOrNull, objectOrNull, positiveOrNull, requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
-export interface TransactionRequestJson {
-  id: string;
-  idempotencyKey: string | null;
-  providerId: string | null;
-  providerType: string | null;
-  transactionId: string | null;
-  amount: number;
-  authorizationNsu: string | null;
-  requestStatus: string;
-  requestType: string;
-  responseTs: string | null;
-  providerAuthorization: { networkAuthorizationCode: string | null; networkResponseCode: string | null } | null;
-  declinedCode: string | null;
-  message: string | null;
-  splitRules: Array<{ sellerId: string; amount: number | null }>;
-  createdAt: string;
-  updatedAt: string;
-}
+const nullableText = z.string().nullable();
+const nullableInt = z.int().nullable();
+const timestamp = z.iso.datetime();
 
-export interface ChargePaymentMethodJson {
-  paymentType: string;
-  installments: number;
-  recurrence: string | null;
-  expiresIn: number | null;
-  expiresDate: string | null;
-  instructions: string | null;
-  interest: Record<string, unknown> | null;
-  fine: Record<string, unknown> | null;
-  qrCodeData: string | null;
-  qrCodeImageUrl: string | null;
-  barcodeData: string | null;
-  barcodeImageUrl: string | null;
-  digitableLine: string | null;
-  expiresAt: string | null;
-}
+export const TransactionRequestSchema = z
+  .object({
+    id: z.string(),
+    idempotencyKey: nullableText,
+    providerId: nullableText,
+    providerType: nullableText,
+    transactionId: nullableText.openapi({ description: 'The id at the provider' }),
+    amount: z.int(),
+    authorizationNsu: nullableText,
+    requestStatus: z.string().openapi({ example: 'success', description: 'success, declined or failed (technical)' }),
+    requestType: z.string().openapi({ example: 'authorization' }),
+    responseTs: nullableText.openapi({ description: 'Provider answer time in milliseconds', example: '182' }),
+    providerAuthorization: z.object({ networkAuthorizationCode: nullableText, networkResponseCode: nullableText }).nullable(),
+    declinedCode: nullableText.openapi({ example: 'insufficient_funds' }),
+    message: nullableText,
+    splitRules: z
+      .array(z.object({ sellerId: z.string(), amount: nullableInt }))
+      .openapi({ description: 'Refunds only: how the refund was taken from the split receivers' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('TransactionRequest');
 
+/** A charge: the answer of /v1/charges and the `data` of the charge events. */
+export const ChargeSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    merchantId: z.string(),
+    customerId: nullableText,
+    sessionId: nullableText,
+    amount: z.int(),
+    originalAmount: z.int(),
+    capturedAmount: z.int(),
+    refundedAmount: z.int(),
+    currency: z.string().openapi({ example: 'BRL' }),
+    orderId: nullableText,
+    statementDescriptor: nullableText,
+    description: nullableText,
+    capture: z.boolean(),
+    isDispute: z.boolean(),
+    status: z.string().openapi({ example: 'authorized', description: CHARGE_STATUSES.join(', ') }),
+    paymentMethod: z
+      .object({
+        paymentType: z.string(),
+        installments: z.int(),
+        recurrence: nullableText,
+        expiresIn: nullableInt,
+        expiresDate: nullableText,
+        instructions: nullableText,
+        interest: JsonObjectSchema.nullable(),
+        fine: JsonObjectSchema.nullable(),
+        qrCodeData: nullableText.openapi({ description: 'Pix' }),
+        qrCodeImageUrl: nullableText.openapi({ description: 'Pix' }),
+        barcodeData: nullableText.openapi({ description: 'Boleto' }),
+        barcodeImageUrl: nullableText.openapi({ description: 'Boleto' }),
+        digitableLine: nullableText.openapi({ description: 'Boleto' }),
+        expiresAt: timestamp.nullable(),
+      })
+      .nullable(),
+    paymentSource: z
+      .object({
+        sourceType: z.string(),
+        cardId: nullableText,
+        customerId: nullableText,
+        brand: nullableText,
+        first6digits: nullableText,
+        last4digits: nullableText,
+        cardHolderName: nullableText,
+        expirationMonth: nullableInt,
+        expirationYear: nullableInt,
+        cvvChecked: z.boolean().openapi({ description: 'The provider validated the CVV' }),
+        customer: JsonObjectSchema.nullable().openapi({ description: 'The inline customer of the request' }),
+      })
+      .nullable()
+      .openapi({ description: 'The card summary: never its number or CVV' }),
+    transactionRequests: z.array(TransactionRequestSchema),
+    splitRules: z.array(
+      z.object({
+        sellerId: z.string(),
+        percentage: nullableInt,
+        amount: nullableInt,
+        processingFee: z.boolean(),
+        chargeRemainderFee: z.boolean(),
+        liable: z.boolean(),
+      }),
+    ),
+    platformFee: z
+      .object({ amount: z.int(), percentage: nullableInt, fixedAmount: nullableInt })
+      .nullable()
+      .openapi({ description: 'Only with splitRules on a merchant with the platform fee enabled' }),
+    antifraud: z.object({ providerId: nullableText, status: z.string(), updatedAt: timestamp.nullable() }).nullable(),
+    appInfo: JsonObjectSchema.nullable(),
+    fraudAnalysis: JsonObjectSchema.nullable(),
+    providerId: nullableText,
+    providerType: nullableText,
+    providerName: nullableText.openapi({ description: "The merchant's name for the provider responsible for the transaction" }),
+    declinedCode: nullableText,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Charge');
+
+export type TransactionRequestJson = z.infer<typeof TransactionRequestSchema>;
+export type ChargeJson = z.infer<typeof ChargeSchema>;
+export type ChargePaymentMethodJson = NonNullable<ChargeJson['paymentMethod']>;
 /** What a charge shows of its source: never the card number or the CVV. */
-export interface ChargePaymentSourceJson {
-  sourceType: string;
-  cardId: string | null;
-  customerId: string | null;
-  brand: string | null;
-  first6digits: string | null;
-  last4digits: string | null;
-  cardHolderName: string | null;
-  expirationMonth: number | null;
-  expirationYear: number | null;
-  cvvChecked: boolean;
-  customer: Record<string, unknown> | null;
-}
-
-export interface SplitRuleJson {
-  sellerId: string;
-  percentage: number | null;
-  amount: number | null;
-  processingFee: boolean;
-  chargeRemainderFee: boolean;
-  liable: boolean;
-}
-
-export interface ChargeJson {
-  id: string;
-  clientId: string;
-  merchantId: string;
-  customerId: string | null;
-  sessionId: string | null;
-  amount: number;
-  originalAmount: number;
-  capturedAmount: number;
-  refundedAmount: number;
-  currency: string;
-  orderId: string | null;
-  statementDescriptor: string | null;
-  description: string | null;
-  capture: boolean;
-  isDispute: boolean;
-  status: string;
-  paymentMethod: ChargePaymentMethodJson | null;
-  paymentSource: ChargePaymentSourceJson | null;
-  transactionRequests: TransactionRequestJson[];
-  splitRules: SplitRuleJson[];
-  platformFee: { amount: number; percentage: number | null; fixedAmount: number | null } | null;
-  antifraud: { providerId: string | null; status: string; updatedAt: string | null } | null;
-  appInfo: Record<string, unknown> | null;
-  fraudAnalysis: Record<string, unknown> | null;
-  providerId: string | null;
-  providerType: string | null;
-  providerName: string | null;
-  declinedCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ChargePaymentSourceJson = NonNullable<ChargeJson['paymentSource']>;
+export type SplitRuleJson = ChargeJson['splitRules'][number];
 
 export function toTransactionRequestJson(request: payments.TransactionRequest): TransactionRequestJson {
   const authorization = request.providerAuthorization;
