@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { customers, payments, sellers, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
-import { chargeCron, chargeJobs } from './app/chargeJobs';
-import type { ChargeDeps } from './app/charges/deps';
+import { chargeCron, chargeJobs } from './modules/charges/app/chargeJobs';
+import type { ChargeDeps } from './modules/charges/app/deps';
 import { createCustomersDirectory, type CustomerDirectory } from './app/customerDirectory';
 import { createSellersDirectory, type SellerDirectory } from './app/sellerDirectory';
 import { subscriptionJobs } from './modules/subscriptions/app/subscriptionJobs';
@@ -18,7 +18,7 @@ import type { VaultContext } from './modules/vault/app/context';
 import { vaultCron, vaultJobs } from './modules/vault/app/vaultJobs';
 import { paymentsConfig } from './config';
 import type { PaymentsDeps } from './deps';
-import { createChargeHandlers } from './grpc/chargeHandlers';
+import { createChargeHandlers } from './modules/charges/grpc/chargeHandlers';
 import { createMerchantHandlers } from './modules/merchants/grpc/merchantHandlers';
 import { createReceiptHandlers } from './modules/receipts/grpc/receiptHandlers';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
@@ -26,7 +26,7 @@ import { createSubscriptionHandlers } from './modules/subscriptions/grpc/subscri
 import { createVaultHandlers } from './modules/vault/grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
 import { createCardStore } from './modules/vault/store/cardStore';
-import { createChargeStore } from './store/chargeStore';
+import { createChargeStore } from './modules/charges/store/chargeStore';
 import { createFlowStore } from './modules/flows/store/flowStore';
 import { createMerchantStore } from './modules/merchants/store/merchantStore';
 import { createTokenStore } from './modules/vault/store/tokenStore';

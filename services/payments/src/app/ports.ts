@@ -1,6 +1,6 @@
 import type { Queryable } from '@platform/kit';
 import type { CardData } from '../modules/vault/domain/card';
-import type { InlineCard } from '../domain/newCharge';
+import type { InlineCard } from '../modules/charges/domain/newCharge';
 import type { FlowRule } from '../modules/flows/domain/flow';
 import type { PlatformFeeRule } from '../modules/merchants/domain/merchant';
 

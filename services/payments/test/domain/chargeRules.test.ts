@@ -1,11 +1,11 @@
 import type { payments } from '@platform/contracts';
 import { AppError } from '@platform/kit';
-import type { Charge, SplitRule } from '../../src/domain/charge';
-import { applyNotification, planCapture, planVoid, settleOperation } from '../../src/domain/chargeChanges';
-import { parseChargeFilters } from '../../src/domain/chargeFilters';
-import { parseNewCharge } from '../../src/domain/newCharge';
-import { matchingFeeRule, platformFeeFor } from '../../src/domain/platformFee';
-import { splitAddsUp, splitAmounts } from '../../src/domain/splitRules';
+import type { Charge, SplitRule } from '../../src/modules/charges/domain/charge';
+import { applyNotification, planCapture, planVoid, settleOperation } from '../../src/modules/charges/domain/chargeChanges';
+import { parseChargeFilters } from '../../src/modules/charges/domain/chargeFilters';
+import { parseNewCharge } from '../../src/modules/charges/domain/newCharge';
+import { matchingFeeRule, platformFeeFor } from '../../src/modules/charges/domain/platformFee';
+import { splitAddsUp, splitAmounts } from '../../src/modules/charges/domain/splitRules';
 import { paymentMethod } from '../support/charges';
 
 const NOW = new Date('2030-03-10T12:00:00Z');

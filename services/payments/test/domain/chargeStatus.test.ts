@@ -1,5 +1,5 @@
 import { AppError } from '@platform/kit';
-import { assertTransition, canTransition, CHARGE_STATUSES, CHARGE_TRANSITIONS, type ChargeStatus, type TransitionCause } from '../../src/domain/chargeStatus';
+import { assertTransition, canTransition, CHARGE_STATUSES, CHARGE_TRANSITIONS, type ChargeStatus, type TransitionCause } from '../../src/modules/charges/domain/chargeStatus';
 
 const allowed: Array<[ChargeStatus, ChargeStatus, TransitionCause]> = [
   ['pending', 'pending', 'antifraud'],

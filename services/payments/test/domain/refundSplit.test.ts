@@ -1,6 +1,6 @@
 import { AppError } from '@platform/kit';
-import type { SplitRule } from '../../src/domain/charge';
-import { checkRefundSplitHeld, heldBySeller } from '../../src/domain/refundSplit';
+import type { SplitRule } from '../../src/modules/charges/domain/charge';
+import { checkRefundSplitHeld, heldBySeller } from '../../src/modules/charges/domain/refundSplit';
 
 const byAmount = (sellerId: string, amount: number): SplitRule => ({ sellerId, amount, processingFee: false, chargeRemainderFee: false, liable: false });
 const byPercentage = (sellerId: string, percentage: number): SplitRule => ({ sellerId, percentage, processingFee: false, chargeRemainderFee: false, liable: false });

@@ -6,7 +6,7 @@ import {
   ruleMatches,
   type RoutingFacts,
   type RoutingFlow,
-} from '../../src/domain/routing';
+} from '../../src/modules/charges/domain/routing';
 
 const provider = (id: string, priority: number) => ({ id, priority });
 const a = provider('00000000-0000-4000-8000-00000000000a', 2);

@@ -1,8 +1,8 @@
 import { toChargeJson, toMerchantJson } from '@platform/api-model';
-import type { Charge, TransactionRequestRecord } from '../../src/domain/charge';
+import type { Charge, TransactionRequestRecord } from '../../src/modules/charges/domain/charge';
 import type { Merchant } from '../../src/modules/merchants/domain/merchant';
-import { chargeEventData } from '../../src/events/chargeEvents';
-import { toChargeMessage } from '../../src/wire/chargeMessages';
+import { chargeEventData } from '../../src/modules/charges/events/chargeEvents';
+import { toChargeMessage } from '../../src/modules/charges/wire/chargeMessages';
 import { toMerchantMessage } from '../../src/modules/merchants/wire/merchantMessages';
 
 const at = new Date('2030-01-01T00:00:00Z');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { scheduleJob, type Pool } from '@platform/kit';
 import { eventually } from '@platform/testkit';
-import { RESUME_ABANDONED_OPERATIONS } from '../../src/app/chargeJobs';
+import { RESUME_ABANDONED_OPERATIONS } from '../../src/modules/charges/app/chargeJobs';
 import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
 import {
   cardCharge,

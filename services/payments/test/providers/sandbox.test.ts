@@ -3,7 +3,7 @@ import { SANDBOX_DECLINE_TABLE, SandboxProvider, SDK_INVALID_CVV_CARDS } from '.
 import { SandboxAntifraudProvider, sandboxAntifraudOutcome } from '../../src/modules/connectors/sandbox/sandboxAntifraud';
 import { boletoBarcodeValid, crc16, dueDateFactor } from '../../src/modules/connectors/sandbox/sandboxDocuments';
 import { callWithTimeout } from '../../src/modules/connectors/app/call';
-import { isDeclinedCode } from '../../src/domain/charge';
+import { isDeclinedCode } from '../../src/modules/charges/domain/charge';
 import { cardData, cardNumberEnding } from '../support/cards';
 
 const PUBLIC_URL = 'https://api.example.test';

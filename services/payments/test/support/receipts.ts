@@ -6,7 +6,7 @@ import { payments } from '@platform/contracts';
 import { createPromiseClient, implement, startGrpcServer } from '@platform/kit';
 import type { ReceiptDeps } from '../../src/modules/receipts/app/deps';
 import { createReceiptHandlers } from '../../src/modules/receipts/grpc/receiptHandlers';
-import { createChargeStore } from '../../src/store/chargeStore';
+import { createChargeStore } from '../../src/modules/charges/store/chargeStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
 import type { PaymentsClient, RunningCharges } from './charges';
 import { FakeClientDirectory } from './clients';

@@ -1,5 +1,5 @@
 import type { CardData } from '../../vault/domain/card';
-import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../../domain/charge';
+import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../charges/domain/charge';
 
 /**
  * The one shape every payment provider has. The charge use cases talk only to these interfaces; a real

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { DeclinedCode } from '../../../domain/charge';
+import type { DeclinedCode } from '../../charges/domain/charge';
 import { boletoDocuments, pixPayload } from './sandboxDocuments';
 import type {
   AuthorizeRequest,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AntifraudStatus } from '../../../domain/charge';
+import type { AntifraudStatus } from '../../charges/domain/charge';
 import type { AntifraudProvider, AntifraudRequest, AntifraudResult, ProviderCall } from '../domain/types';
 
 export const SANDBOX_ANTIFRAUD_TYPE = 'SANDBOX_ANTIFRAUD';

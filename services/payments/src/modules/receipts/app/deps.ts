@@ -1,5 +1,5 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
-import type { ChargeStore } from '../../../store/chargeStore';
+import type { ChargeStore } from '../../charges/store/chargeStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 
 /** What payments needs to know of a client for its documents: its name, which the settings service owns. */

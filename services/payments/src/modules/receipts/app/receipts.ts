@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isReceiptType, RECEIPT_CONTENT_TYPE, RECEIPT_TYPES, type ReceiptType } from '@platform/api-model';
 import { errors, isUuid, requireClientId } from '@platform/kit';
-import type { Charge } from '../../../domain/charge';
+import type { Charge } from '../../charges/domain/charge';
 import type { Merchant } from '../../merchants/domain/merchant';
 import type { ReceiptDeps } from './deps';
 import { renderReceiptPdf } from './pdf';

@@ -1,5 +1,5 @@
 import type { ReceiptType } from '@platform/api-model';
-import type { Charge, TransactionRequestRecord } from '../../../domain/charge';
+import type { Charge, TransactionRequestRecord } from '../../charges/domain/charge';
 
 /** The platform's own acquiring providers: only their charges get documents the platform signs for. */
 export const OWN_PROVIDER_TYPES: readonly string[] = ['SANDBOX', 'SUBACQUIRER'];

@@ -7,7 +7,7 @@ import { afterFailedAttempt, type RetryPolicy } from '../domain/dunning';
 import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
 import { subscriptionStore } from '../store/subscriptionStore';
-import { createCharge } from '../../../app/charges/createCharge';
+import { createCharge } from '../../charges/app/createCharge';
 import type { SubscriptionDeps } from './deps';
 import { getSubscription, openCycle, scheduleAttempt, type SubscriptionView } from './subscriptions';
 

@@ -1,7 +1,7 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { CardStore } from '../../vault/store/cardStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
-import type { ChargeDeps } from '../../../app/charges/deps';
+import type { ChargeDeps } from '../../charges/app/deps';
 import type { CustomerDirectory } from '../../../app/customerDirectory';
 import type { SellerDirectory } from '../../../app/sellerDirectory';
 import type { SubscriptionSettingsPort } from './settingsPort';

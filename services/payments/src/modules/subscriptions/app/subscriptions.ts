@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkBeforeChange, errors, isUuid, jsonCodec, pageMeta, requireClientId, scheduleJob, toPage, withIdempotency, withTransaction, type PageInput, type PageMeta, type Queryable } from '@platform/kit';
-import { parseSplitRules, type SplitRuleInput } from '../../../domain/splitRules';
+import { parseSplitRules, type SplitRuleInput } from '../../charges/domain/splitRules';
 import { nextSubscriptionStatus } from '../domain/subscriptionStatus';
 import { cycleDueAt, type Interval } from '../domain/calendar';
 import { parseItems, parseNewSubscription, type NewSubscriptionInput } from '../domain/newSubscription';

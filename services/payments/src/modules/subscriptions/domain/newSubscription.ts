@@ -1,6 +1,6 @@
 import { errors, isUuid, type FieldViolation } from '@platform/kit';
-import { isCurrencyCode } from '../../../domain/newCharge';
-import { nonEmpty } from '../../../domain/values';
+import { isCurrencyCode } from '../../charges/domain/newCharge';
+import { nonEmpty } from '../../charges/domain/values';
 import { INTERVALS, isInterval, type Interval } from './calendar';
 import type { SubscriptionItem } from './subscription';
 

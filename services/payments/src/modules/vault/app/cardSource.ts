@@ -3,7 +3,7 @@ import type { PaymentsDeps } from '../../../deps';
 import { cvvValid, isExpired, type CardData } from '../domain/card';
 import type { CardStore } from '../store/cardStore';
 import type { TokenStore } from '../store/tokenStore';
-import type { VaultLookup } from '../../../app/charges/deps';
+import type { VaultLookup } from '../../charges/app/deps';
 import type { CardSource } from '../../../app/ports';
 import { expiredCard, parseInlineCard } from './cardInput';
 import { consumeToken } from './tokenSession';

@@ -1,7 +1,7 @@
 import { errors } from '@platform/kit';
-import { type Charge } from '../../domain/charge';
-import { applyNotification, SANDBOX_TARGET_STATUSES } from '../../domain/chargeChanges';
-import type { ChargeStatus } from '../../domain/chargeStatus';
+import { type Charge } from '../domain/charge';
+import { applyNotification, SANDBOX_TARGET_STATUSES } from '../domain/chargeChanges';
+import type { ChargeStatus } from '../domain/chargeStatus';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
 

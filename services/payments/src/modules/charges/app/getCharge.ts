@@ -1,5 +1,5 @@
 import { errors, requireClientId } from '@platform/kit';
-import type { Charge } from '../../domain/charge';
+import type { Charge } from '../domain/charge';
 import type { ChargeDeps } from './deps';
 
 export async function getCharge(deps: Pick<ChargeDeps, 'pool' | 'store'>, input: { clientId: string; id: string }): Promise<Charge> {

@@ -1,6 +1,6 @@
 import type { CronSchedule, JobHandler } from '@platform/kit';
-import type { ChargeDeps } from './charges/deps';
-import { resumeAbandonedOperations } from './charges/resumeOperations';
+import type { ChargeDeps } from './deps';
+import { resumeAbandonedOperations } from './resumeOperations';
 
 export const RESUME_ABANDONED_OPERATIONS = 'payments.charge.resume_abandoned_operations';
 

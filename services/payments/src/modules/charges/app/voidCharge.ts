@@ -1,5 +1,5 @@
-import { type Charge } from '../../domain/charge';
-import { planVoid } from '../../domain/chargeChanges';
+import { type Charge } from '../domain/charge';
+import { planVoid } from '../domain/chargeChanges';
 import { changeCharge } from './changeCharge';
 import type { ChargeDeps } from './deps';
 

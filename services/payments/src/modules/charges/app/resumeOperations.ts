@@ -1,5 +1,5 @@
 import { withTransaction } from '@platform/kit';
-import type { Reservation } from '../../store/chargeStore';
+import type { Reservation } from '../store/chargeStore';
 import { settleReserved } from './changeCharge';
 import type { ChargeDeps } from './deps';
 import { askProvider } from './providerRequests';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type Queryable } from '@platform/kit';
-import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../../domain/charge';
-import { classifyAttempt, type AttemptOutcome } from '../../domain/routing';
-import { callWithTimeout, type CallOutcome } from '../../modules/connectors/app/call';
-import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../modules/connectors/domain/types';
-import type { RoutableProvider } from '../ports';
+import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../domain/charge';
+import { classifyAttempt, type AttemptOutcome } from '../domain/routing';
+import { callWithTimeout, type CallOutcome } from '../../connectors/app/call';
+import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../connectors/domain/types';
+import type { RoutableProvider } from '../../../app/ports';
 import type { ChargeDeps } from './deps';
 import { providerFailovers, providerSeconds } from './metrics';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors, isUuid, jsonCodec, requireClientId, withIdempotency } from '@platform/kit';
-import { callWithTimeout } from '../../modules/connectors/app/call';
-import { SANDBOX_TYPE } from '../../modules/connectors/sandbox/sandbox';
-import type { ThreeDSSetupRow } from '../../store/chargeStore';
+import { callWithTimeout } from '../../connectors/app/call';
+import { SANDBOX_TYPE } from '../../connectors/sandbox/sandbox';
+import type { ThreeDSSetupRow } from '../store/chargeStore';
 import type { ChargeDeps, ThreeDSSetup } from './deps';
 
 export const SETUP_THREE_DS_OPERATION = 'payments.three_ds.setup';

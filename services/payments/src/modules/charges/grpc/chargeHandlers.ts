@@ -1,15 +1,15 @@
 import type { payments } from '@platform/contracts';
 import type { Handlers } from '@platform/kit';
-import { captureCharge } from '../app/charges/captureCharge';
-import { createCharge } from '../app/charges/createCharge';
-import type { ChargeDeps } from '../app/charges/deps';
-import { getCharge } from '../app/charges/getCharge';
-import { listCharges } from '../app/charges/listCharges';
-import { getSandboxDocument } from '../app/charges/sandboxDocument';
-import { setAntifraudStatus } from '../app/charges/setAntifraudStatus';
-import { setSandboxChargeStatus } from '../app/charges/setSandboxChargeStatus';
-import { setupThreeDS } from '../app/charges/setupThreeDS';
-import { voidCharge } from '../app/charges/voidCharge';
+import { captureCharge } from '../app/captureCharge';
+import { createCharge } from '../app/createCharge';
+import type { ChargeDeps } from '../app/deps';
+import { getCharge } from '../app/getCharge';
+import { listCharges } from '../app/listCharges';
+import { getSandboxDocument } from '../app/sandboxDocument';
+import { setAntifraudStatus } from '../app/setAntifraudStatus';
+import { setSandboxChargeStatus } from '../app/setSandboxChargeStatus';
+import { setupThreeDS } from '../app/setupThreeDS';
+import { voidCharge } from '../app/voidCharge';
 import { toChargeMessage } from '../wire/chargeMessages';
 
 type ChargeRpc =

@@ -1,6 +1,6 @@
 import { pageMeta, type PageInput, type PageMeta, requireClientId, toPage } from '@platform/kit';
-import { type Charge } from '../../domain/charge';
-import { parseChargeFilters, type ChargeFilterInput } from '../../domain/chargeFilters';
+import { type Charge } from '../domain/charge';
+import { parseChargeFilters, type ChargeFilterInput } from '../domain/chargeFilters';
 import type { ChargeDeps } from './deps';
 
 /** The client's charges, newest first unless ASC is asked, each with its transaction requests. */

@@ -1,6 +1,6 @@
 import { errors } from '@platform/kit';
-import type { Charge } from '../../domain/charge';
-import { assertTransition, type ChargeStatus } from '../../domain/chargeStatus';
+import type { Charge } from '../domain/charge';
+import { assertTransition, type ChargeStatus } from '../domain/chargeStatus';
 import { changeCharge, type PlannedChange } from './changeCharge';
 import type { ChargeDeps } from './deps';
 

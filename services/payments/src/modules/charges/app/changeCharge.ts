@@ -1,8 +1,8 @@
 import { errors, jsonCodec, type PoolClient, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
-import { type Charge, type SellerAmount, type TransactionRequestRecord } from '../../domain/charge';
-import { settleOperation, type OperationCause } from '../../domain/chargeChanges';
-import { recordChargeEvent } from '../../events/chargeEvents';
-import type { Reservation } from '../../store/chargeStore';
+import { type Charge, type SellerAmount, type TransactionRequestRecord } from '../domain/charge';
+import { settleOperation, type OperationCause } from '../domain/chargeChanges';
+import { recordChargeEvent } from '../events/chargeEvents';
+import type { Reservation } from '../store/chargeStore';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
 import { askProvider, ProviderRequestFailedError, reservedRequest } from './providerRequests';

@@ -1,10 +1,10 @@
 import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
-import type { PaymentsConfig } from '../../config';
-import type { ProviderRegistry } from '../../modules/connectors/app/registry';
-import type { ChargeStore } from '../../store/chargeStore';
-import type { CustomerDirectory } from '../customerDirectory';
-import type { SellerDirectory } from '../sellerDirectory';
-import type { CardSource, MerchantDirectory } from '../ports';
+import type { PaymentsConfig } from '../../../config';
+import type { ProviderRegistry } from '../../connectors/app/registry';
+import type { ChargeStore } from '../store/chargeStore';
+import type { CustomerDirectory } from '../../../app/customerDirectory';
+import type { SellerDirectory } from '../../../app/sellerDirectory';
+import type { CardSource, MerchantDirectory } from '../../../app/ports';
 
 /** What the 3DS setup needs to know of the vault: that the card or token exists for this client. */
 export interface VaultLookup {
