@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@platform/kit';
-import type { CardSource } from '../../src/app/ports';
+import type { CardSource } from '../../src/shared/ports';
 import { createCardStore } from '../../src/modules/vault/store/cardStore';
 import { cardInput, cardNumber, failureOf, startPayments, type RunningPayments, cardSourceOf } from '../support/payments';
 import { savedCard } from '../support/vault';

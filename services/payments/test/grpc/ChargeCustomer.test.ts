@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { customers } from '@platform/contracts';
 import { AppError, errors, type PromiseClient } from '@platform/kit';
-import { createCustomersDirectory } from '../../src/app/customerDirectory';
+import { createCustomersDirectory } from '../../src/shared/customerDirectory';
 import {
   cardCharge,
   cardNumberEnding,

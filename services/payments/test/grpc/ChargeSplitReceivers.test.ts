@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers } from '@platform/contracts';
 import { errors, type PromiseClient } from '@platform/kit';
-import { createSellersDirectory } from '../../src/app/sellerDirectory';
+import { createSellersDirectory } from '../../src/shared/sellerDirectory';
 import { cardCharge, cardNumberEnding, chargeCount, createMerchant, failureOf, startCharges, type RunningCharges } from '../support/charges';
 import { FakeSellers } from '../support/sellers';
 

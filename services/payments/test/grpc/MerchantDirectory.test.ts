@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MerchantDirectory } from '../../src/app/ports';
+import type { MerchantDirectory } from '../../src/shared/ports';
 import { failureOf, merchantRequest, providerInput, providerSecret, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
 
 let running: RunningPayments;

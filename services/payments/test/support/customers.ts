@@ -1,5 +1,5 @@
 import { errors } from '@platform/kit';
-import type { CustomerDirectory } from '../../src/app/customerDirectory';
+import type { CustomerDirectory } from '../../src/shared/customerDirectory';
 
 /**
  * The customers service as payments sees it, in memory. `strict`: only the customers added here exist, each for

@@ -1,5 +1,5 @@
 import { errors } from '@platform/kit';
-import type { SellerDirectory } from '../../src/app/sellerDirectory';
+import type { SellerDirectory } from '../../src/shared/sellerDirectory';
 
 /**
  * The sellers-and-reviews service as payments sees it, in memory: every seller can receive but the ones refused

@@ -9,7 +9,7 @@ import type { ChargeStatus } from '../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../domain/routing';
 import type { AuthorizeRequest } from '../../connectors/domain/types';
 import { recordChargeEvent } from '../events/chargeEvents';
-import type { CardSourceInput, MerchantForCharge } from '../../../app/ports';
+import type { CardSourceInput, MerchantForCharge } from '../../../shared/ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
 import { chargesTotal } from './metrics';

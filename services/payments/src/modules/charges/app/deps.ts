@@ -2,9 +2,9 @@ import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../../config';
 import type { ProviderRegistry } from '../../connectors/app/registry';
 import type { ChargeStore } from '../store/chargeStore';
-import type { CustomerDirectory } from '../../../app/customerDirectory';
-import type { SellerDirectory } from '../../../app/sellerDirectory';
-import type { CardSource, MerchantDirectory } from '../../../app/ports';
+import type { CustomerDirectory } from '../../../shared/customerDirectory';
+import type { SellerDirectory } from '../../../shared/sellerDirectory';
+import type { CardSource, MerchantDirectory } from '../../../shared/ports';
 
 /** What the 3DS setup needs to know of the vault: that the card or token exists for this client. */
 export interface VaultLookup {

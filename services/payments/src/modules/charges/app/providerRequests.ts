@@ -4,7 +4,7 @@ import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount,
 import { classifyAttempt, type AttemptOutcome } from '../domain/routing';
 import { callWithTimeout, type CallOutcome } from '../../connectors/app/call';
 import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../connectors/domain/types';
-import type { RoutableProvider } from '../../../app/ports';
+import type { RoutableProvider } from '../../../shared/ports';
 import type { ChargeDeps } from './deps';
 import { providerFailovers, providerSeconds } from './metrics';
 

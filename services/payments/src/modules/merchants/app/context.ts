@@ -1,4 +1,4 @@
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import type { FlowStore } from '../../flows/store/flowStore';
 import type { MerchantStore } from '../store/merchantStore';
 

@@ -1,7 +1,7 @@
 import { errors, requireClientId } from '@platform/kit';
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import type { MerchantStore } from '../store/merchantStore';
-import type { MerchantDirectory, RoutableProvider } from '../../../app/ports';
+import type { MerchantDirectory, RoutableProvider } from '../../../shared/ports';
 
 /** The merchant as a charge needs it: its providers with their credentials opened, and its flow. */
 export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'> & { merchants: MerchantStore }): MerchantDirectory {

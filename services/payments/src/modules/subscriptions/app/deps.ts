@@ -2,8 +2,8 @@ import type { Clock, Logger, Pool } from '@platform/kit';
 import type { CardStore } from '../../vault/store/cardStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 import type { ChargeDeps } from '../../charges/app/deps';
-import type { CustomerDirectory } from '../../../app/customerDirectory';
-import type { SellerDirectory } from '../../../app/sellerDirectory';
+import type { CustomerDirectory } from '../../../shared/customerDirectory';
+import type { SellerDirectory } from '../../../shared/sellerDirectory';
 import type { SubscriptionSettingsPort } from './settingsPort';
 
 /** What the subscriptions engine works with; service.ts builds the real ones. */

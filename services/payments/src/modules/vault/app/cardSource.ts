@@ -1,10 +1,10 @@
 import { errors, type Queryable, requireClientId } from '@platform/kit';
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import { cvvValid, isExpired, type CardData } from '../domain/card';
 import type { CardStore } from '../store/cardStore';
 import type { TokenStore } from '../store/tokenStore';
 import type { VaultLookup } from '../../charges/app/deps';
-import type { CardSource } from '../../../app/ports';
+import type { CardSource } from '../../../shared/ports';
 import { expiredCard, parseInlineCard } from './cardInput';
 import { consumeToken } from './tokenSession';
 

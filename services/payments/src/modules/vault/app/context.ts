@@ -1,4 +1,4 @@
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import type { CardStore } from '../store/cardStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 import type { TokenStore } from '../store/tokenStore';

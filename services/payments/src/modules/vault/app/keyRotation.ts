@@ -1,5 +1,5 @@
 import { scheduleJob, withTransaction, type JobOutcome } from '@platform/kit';
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import { describeColumn, SEALED_COLUMNS, type SealedRow, type VaultKeyStore } from '../store/vaultKeyStore';
 
 /** The durable job that moves every stored value to the sealing key of the ring. */

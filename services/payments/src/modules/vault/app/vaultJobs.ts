@@ -1,5 +1,5 @@
 import type { CronSchedule, JobHandler } from '@platform/kit';
-import type { PaymentsDeps } from '../../../deps';
+import type { PaymentsDeps } from '../../../shared/deps';
 import { createTokenStore } from '../store/tokenStore';
 import { createVaultKeyStore } from '../store/vaultKeyStore';
 import { REWRAP_BATCH, REWRAP_SEALED_VALUES, rewrapSealedValues } from './keyRotation';

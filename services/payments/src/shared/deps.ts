@@ -1,6 +1,6 @@
 import type { Clock, Logger, OutboxRelay, Pool } from '@platform/kit';
-import type { PaymentsConfig } from './config';
-import type { Vault } from './modules/vault/crypto/crypto';
+import type { PaymentsConfig } from '../config';
+import type { Vault } from '../modules/vault/crypto/crypto';
 
 /** What every use case of the service may be given; only service.ts builds the real ones. */
 export interface PaymentsDeps {
