@@ -11,7 +11,7 @@ export const paymentsConfig = z.object({
   /**
    * The vault's key ring: `id:key` entries separated by commas (32 random bytes each, hex or base64), the first the
    * one that seals. The master keys wrap the data key of every card number, token CVV and provider credentials.
-   * Required unless CARD_ENCRYPTION_KEY is set (see src/vault/keyRing.ts).
+   * Required unless CARD_ENCRYPTION_KEY is set (see src/modules/vault/crypto/keyRing.ts).
    */
   CARD_ENCRYPTION_KEYS: z.preprocess(
     unsetWhenEmpty,

@@ -5,8 +5,9 @@ import type { FlowRule } from '../modules/flows/domain/flow';
 import type { PlatformFeeRule } from '../modules/merchants/domain/merchant';
 
 /**
- * The seams between the two halves of the service: merchants/providers/flows and the vault on one side
- * (src/app/merchants*, src/app/vault*), charges and provider adapters on the other (src/app/charges*).
+ * The seams between the modules of the service: merchants, flows and the vault on one side
+ * (src/modules/merchants, src/modules/flows, src/modules/vault), charges and the connectors on the other
+ * (src/modules/charges, src/modules/connectors).
  */
 
 /** Where the card of a charge is: a saved card (with its CVV, or none), an inline card, or a token. Empty is "not given". */

@@ -1,7 +1,7 @@
 import { errors } from '@platform/kit';
 import type { ChargeDeps } from './deps';
 
-/** The SANDBOX provider's transaction ids: `sbx_` and a random UUID's 32 hex digits (src/providers/sandbox.ts). */
+/** The SANDBOX provider's transaction ids: `sbx_` and a random UUID's 32 hex digits (src/modules/connectors/sandbox/sandbox.ts). */
 export const SANDBOX_TRANSACTION_ID = /^sbx_[0-9a-f]{32}$/;
 
 const DOCUMENT_TYPES = ['pix', 'boleto'] as const;

@@ -14,7 +14,7 @@ export const vaultCron: CronSchedule[] = [{ kind: ERASE_EXPIRED_TOKEN_CVVS, patt
 
 /**
  * Durable jobs of the vault. The re-wrap job is added at start when stored values are on older keys
- * (checkVaultKeys, src/app/vault/keyRotation.ts); `rewrapBatch` is its rows per transaction.
+ * (checkVaultKeys, src/modules/vault/app/keyRotation.ts); `rewrapBatch` is its rows per transaction.
  */
 export function vaultJobs(deps: Pick<PaymentsDeps, 'pool' | 'clock' | 'log' | 'vault'>, options: { rewrapBatch?: number } = {}): Record<string, JobHandler> {
   const tokens = createTokenStore();
