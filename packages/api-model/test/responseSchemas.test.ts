@@ -1,5 +1,6 @@
-import { payments, sellers, sessions, settings, webhooks } from '@platform/contracts';
+import { payments, payouts, sellers, sessions, settings, webhooks } from '@platform/contracts';
 import {
+  BalanceSchema,
   CardSchema,
   CardTokenSchema,
   ChargeSchema,
@@ -12,6 +13,11 @@ import {
   FlowSchema,
   LinkSettingsSchema,
   MerchantSchema,
+  PaymentBatchSchema,
+  PayoutOrderSchema,
+  PlanSchema,
+  PrepaymentReceivablesSchema,
+  PrepaymentSchema,
   PlatformFeeSchema,
   ProviderSchema,
   ReceiptSchema,
@@ -23,6 +29,7 @@ import {
   SubscriptionCycleSchema,
   SubscriptionSchema,
   SubscriptionSettingsSchema,
+  toBalanceJson,
   toCardJson,
   toCardTokenJson,
   toChargeJson,
@@ -35,7 +42,12 @@ import {
   toFlowJson,
   toLinkSettingsJson,
   toMerchantJson,
+  toPaymentBatchJson,
+  toPayoutOrderJson,
+  toPlanJson,
   toPlatformFeeJson,
+  toPrepaymentJson,
+  toPrepaymentReceivablesJson,
   toProviderJson,
   toReceiptJson,
   toRegistrationReviewJson,
@@ -229,5 +241,51 @@ describe('the answers the API model maps', () => {
     });
     expectToMatch(ChargeSchema, toChargeJson(charge));
     expectToMatch(ChargeSchema, toChargeJson({ ...charge, paymentMethod: undefined, paymentSource: undefined, transactionRequests: [], splitRules: [] }));
+  });
+
+  it('plans, balances, payment batches, orders and prepayments', () => {
+    expectToMatch(
+      PlanSchema,
+      toPlanJson(
+        payouts.Plan.fromPartial({
+          id: 'plan_1',
+          name: 'Default',
+          isDefault: true,
+          fees: [{ paymentType: 'credit', installmentsFrom: 1, installmentsTo: 12, percentage: 299, fixedAmount: 0 }],
+          settlementDays: { credit: 30, debit: 1, pix: 0, boleto: 1, voucher: 30 },
+          prepaymentMonthlyRate: 199,
+          createdAt: at,
+          updatedAt: at,
+        }),
+      ),
+    );
+    expectToMatch(BalanceSchema, toBalanceJson(payouts.Balance.fromPartial({ available: 1_000, receivable: 5_000 })));
+    const batch = payouts.PaymentBatch.fromPartial({ id: 'pb_1', amount: 900, feeAmount: 100, paymentDate: '2026-03-02', status: 'pending', paymentMethod: 'pix', createdAt: at, updatedAt: at });
+    expectToMatch(PaymentBatchSchema, toPaymentBatchJson(batch));
+    expectToMatch(PaymentBatchSchema, toPaymentBatchJson({ ...batch, sellerId: 'sel_1' }));
+    expectToMatch(
+      PayoutOrderSchema,
+      toPayoutOrderJson(payouts.Order.fromPartial({ id: 'ord_1', chargeId: 'ch_1', amount: 900, grossAmount: 1_000, totalFeeAmount: 100, installment: 1, totalInstallments: 1, paymentMethod: 'credit', type: 'authorization', paymentScheduledAt: '2026-03-31', createdAt: at })),
+    );
+    expectToMatch(
+      PrepaymentReceivablesSchema,
+      toPrepaymentReceivablesJson(payouts.PrepaymentReceivables.fromPartial({ availableAmount: 900, receivableCount: 1, receivables: [{ id: 'rcv_1', settlementDate: '2026-03-31', paymentArrangement: 'credit', amount: 900 }] })),
+    );
+    const prepayment = payouts.Prepayment.fromPartial({
+      id: 'pre_1',
+      status: 'pending',
+      grossAmount: 900,
+      netAmount: 880,
+      feeAmount: 20,
+      monthlyRate: 199,
+      expiresAt: at,
+      paymentDate: '2026-03-02',
+      calendar: 'BR',
+      feeConvention: 'simple',
+      items: [{ receivableId: 'rcv_1', settlementDate: '2026-03-31', paymentArrangement: 'credit', amount: 900, days: 29, feeAmount: 20, netAmount: 880 }],
+      createdAt: at,
+    });
+    expectToMatch(PrepaymentSchema, toPrepaymentJson(prepayment));
+    expectToMatch(PrepaymentSchema, toPrepaymentJson({ ...prepayment, status: 'committed', committedAt: at }));
   });
 });

@@ -1,4 +1,15 @@
-import { PAYMENT_BATCH_STATUSES, PAYMENT_TYPES, PAYOUT_ORDER_TYPES, PLAN_LIMITS, PREPAYMENT_LIMITS, PREPAYMENT_STATUSES } from '@platform/api-model';
+import {
+  BalanceSchema,
+  PAYMENT_BATCH_STATUSES,
+  PAYMENT_TYPES,
+  PaymentBatchSchema,
+  PayoutOrderSchema,
+  PLAN_LIMITS,
+  PlanSchema,
+  PREPAYMENT_LIMITS,
+  PrepaymentReceivablesSchema,
+  PrepaymentSchema,
+} from '@platform/api-model';
 import { amount, commaJoined, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -74,51 +85,10 @@ export const AdvanceSettlementBody = z
   .object({ date: day.openapi({ description: 'Settle as if today were this date (Brasília): every receivable due by then' }) })
   .openapi('AdvanceSettlementRequest');
 
-const calendarDate = z.string().openapi({ format: 'date', example: '2026-06-01' });
-const timestamp = z.string().openapi({ format: 'date-time' });
-
-export const BalanceSchema = z
-  .object({
-    available: z.int().openapi({ description: 'Settled and not yet transferred (minor units)' }),
-    receivable: z.int().openapi({ description: 'Future receivables (minor units); those a committed prepayment took are not counted: their net is in a pending batch' }),
-  })
-  .openapi('PayoutBalance');
-
-export const PaymentBatchSchema = z
-  .object({
-    id: z.string(),
-    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
-    amount: z.int().openapi({ description: 'What the batch pays: the sum of its orders' }),
-    feeAmount: z.int(),
-    refundAmount: z.int(),
-    finalBalance: z.int().openapi({ description: "The receiver's available balance once the batch is paid" }),
-    paymentDate: calendarDate,
-    status: z.string().openapi({ description: oneOf(PAYMENT_BATCH_STATUSES) }),
-    paymentMethod: z.string(),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('PaymentBatch');
+/** The answers here are the API model's schemas. */
+export { BalanceSchema, PaymentBatchSchema, PayoutOrderSchema, PlanSchema, PrepaymentReceivablesSchema, PrepaymentSchema };
 
 export const PaymentBatchListSchema = listSchema(PaymentBatchSchema, 'PaymentBatchList');
-
-export const PayoutOrderSchema = z
-  .object({
-    id: z.string(),
-    chargeId: z.string(),
-    paymentBatchId: z.string().nullable(),
-    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
-    amount: z.int().openapi({ description: 'Net: gross less fees (and less what refunds took)' }),
-    grossAmount: z.int(),
-    totalFeeAmount: z.int(),
-    installment: z.int(),
-    totalInstallments: z.int(),
-    paymentMethod: z.string(),
-    type: z.string().openapi({ description: oneOf(PAYOUT_ORDER_TYPES) }),
-    paymentScheduledAt: calendarDate,
-    createdAt: timestamp,
-  })
-  .openapi('PayoutOrder');
 
 export const PayoutOrderListSchema = listSchema(PayoutOrderSchema, 'PayoutOrderList');
 
@@ -217,23 +187,6 @@ export const UpdatePlanBody = z
   })
   .openapi('UpdatePlanRequest');
 
-export const PlanSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    isDefault: z.boolean(),
-    fees: z.array(
-      z
-        .object({ paymentType: z.string(), installmentsFrom: z.int(), installmentsTo: z.int(), percentage: z.int(), fixedAmount: z.int() })
-        .openapi('PlanFee'),
-    ),
-    settlementDays: z.object({ credit: z.int(), debit: z.int(), pix: z.int(), boleto: z.int(), voucher: z.int() }).openapi('SettlementDays'),
-    prepaymentMonthlyRate: z.int().openapi({ description: 'Basis points a month' }),
-    createdAt: timestamp,
-    updatedAt: timestamp,
-  })
-  .openapi('Plan');
-
 export const PlanListSchema = listSchema(PlanSchema, 'PlanList');
 
 // ---- Prepayment ----------------------------------------------------------------------------------------------
@@ -256,53 +209,6 @@ export const SimulatePrepaymentBody = z
     else if (body.endDate !== undefined && body.dates !== undefined) ctx.addIssue({ code: 'custom', path: ['dates'], message: 'must not be given with endDate: one or the other' });
   })
   .openapi('SimulatePrepaymentRequest', { description: 'Exactly one of endDate and dates' });
-
-export const PrepaymentReceivablesSchema = z
-  .object({
-    summary: z.object({ availableAmount: z.int(), receivableCount: z.int() }),
-    receivables: z.array(
-      z
-        .object({
-          id: z.string(),
-          settlementDate: calendarDate,
-          paymentArrangement: z.string().openapi({ description: 'The card scheme arrangement (credit, debit, pix...)' }),
-          amount: z.int().openapi({ description: 'What the receivable will pay: its net' }),
-        })
-        .openapi('PrepaymentReceivable'),
-    ),
-  })
-  .openapi('PrepaymentReceivables');
-
-export const PrepaymentSchema = z
-  .object({
-    id: z.string(),
-    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
-    status: z.string().openapi({ description: oneOf(PREPAYMENT_STATUSES) }),
-    grossAmount: z.int(),
-    netAmount: z.int(),
-    feeAmount: z.int(),
-    monthlyRate: z.int().openapi({ description: 'Basis points a month' }),
-    expiresAt: timestamp.openapi({ description: 'Commit before this instant' }),
-    paymentDate: calendarDate,
-    calendar: z.string().openapi({ description: 'The business calendar the simulation used' }),
-    feeConvention: z.string().openapi({ description: 'How the fee was computed' }),
-    items: z.array(
-      z
-        .object({
-          receivableId: z.string(),
-          settlementDate: calendarDate,
-          paymentArrangement: z.string(),
-          amount: z.int(),
-          days: z.int().openapi({ description: 'From the payment date to the settlement date' }),
-          feeAmount: z.int(),
-          netAmount: z.int(),
-        })
-        .openapi('PrepaymentItem'),
-    ),
-    createdAt: timestamp,
-    committedAt: timestamp.nullable(),
-  })
-  .openapi('Prepayment');
 
 export type ListPaymentBatchesInput = z.infer<typeof ListPaymentBatchesQuery>;
 export type ListPayoutOrdersInput = z.infer<typeof ListPayoutOrdersQuery>;

@@ -1,6 +1,7 @@
 import type { payouts } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import { PAYMENT_TYPES } from '../enums';
+import { z } from '../zod';
 import { requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /**
@@ -66,33 +67,31 @@ function required<T>(value: T | undefined, field: string): T {
   return value;
 }
 
-export interface PlanFeeJson {
-  paymentType: string;
-  installmentsFrom: number;
-  installmentsTo: number;
-  percentage: number;
-  fixedAmount: number;
-}
-
-export interface SettlementDaysJson {
-  credit: number;
-  debit: number;
-  pix: number;
-  boleto: number;
-  voucher: number;
-}
+const oneOf = (values: readonly string[]) => `must be one of ${values.join(', ')}`;
+const calendarDate = z.string().openapi({ format: 'date', example: '2026-06-01' });
+const timestamp = z.string().openapi({ format: 'date-time' });
 
 /** A plan: fees by payment type and installments, settlement days by method, the prepayment rate. */
-export interface PlanJson {
-  id: string;
-  name: string;
-  isDefault: boolean;
-  fees: PlanFeeJson[];
-  settlementDays: SettlementDaysJson;
-  prepaymentMonthlyRate: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PlanSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    isDefault: z.boolean(),
+    fees: z.array(
+      z
+        .object({ paymentType: z.string(), installmentsFrom: z.int(), installmentsTo: z.int(), percentage: z.int(), fixedAmount: z.int() })
+        .openapi('PlanFee'),
+    ),
+    settlementDays: z.object({ credit: z.int(), debit: z.int(), pix: z.int(), boleto: z.int(), voucher: z.int() }).openapi('SettlementDays'),
+    prepaymentMonthlyRate: z.int().openapi({ description: 'Basis points a month' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('Plan');
+
+export type PlanJson = z.infer<typeof PlanSchema>;
+export type PlanFeeJson = PlanJson['fees'][number];
+export type SettlementDaysJson = PlanJson['settlementDays'];
 
 export function toPlanJson(plan: payouts.Plan): PlanJson {
   const days = required(plan.settlementDays, 'settlementDays');
@@ -115,32 +114,37 @@ export function toPlanJson(plan: payouts.Plan): PlanJson {
 }
 
 /** The balance of a receiver (a seller, or the client's main account). */
-export interface BalanceJson {
-  /** Settled and not yet transferred. */
-  available: number;
-  /** Future receivables. */
-  receivable: number;
-}
+export const BalanceSchema = z
+  .object({
+    available: z.int().openapi({ description: 'Settled and not yet transferred (minor units)' }),
+    receivable: z.int().openapi({ description: 'Future receivables (minor units); those a committed prepayment took are not counted: their net is in a pending batch' }),
+  })
+  .openapi('PayoutBalance');
+
+export type BalanceJson = z.infer<typeof BalanceSchema>;
 
 export function toBalanceJson(balance: payouts.Balance): BalanceJson {
   return { available: balance.available, receivable: balance.receivable };
 }
 
 /** A payment batch: one transfer to one receiver on one date. */
-export interface PaymentBatchJson {
-  id: string;
-  /** Null for the client's main account. */
-  sellerId: string | null;
-  amount: number;
-  feeAmount: number;
-  refundAmount: number;
-  finalBalance: number;
-  paymentDate: string;
-  status: string;
-  paymentMethod: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const PaymentBatchSchema = z
+  .object({
+    id: z.string(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    amount: z.int().openapi({ description: 'What the batch pays: the sum of its orders' }),
+    feeAmount: z.int(),
+    refundAmount: z.int(),
+    finalBalance: z.int().openapi({ description: "The receiver's available balance once the batch is paid" }),
+    paymentDate: calendarDate,
+    status: z.string().openapi({ description: oneOf(PAYMENT_BATCH_STATUSES) }),
+    paymentMethod: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .openapi('PaymentBatch');
+
+export type PaymentBatchJson = z.infer<typeof PaymentBatchSchema>;
 
 export function toPaymentBatchJson(batch: payouts.PaymentBatch): PaymentBatchJson {
   return {
@@ -159,24 +163,25 @@ export function toPaymentBatchJson(batch: payouts.PaymentBatch): PaymentBatchJso
 }
 
 /** A payment order: one receivable (or its offset) in a batch. */
-export interface PayoutOrderJson {
-  id: string;
-  chargeId: string;
-  /** Null while the order is in no batch yet. */
-  paymentBatchId: string | null;
-  /** Null for the client's main account. */
-  sellerId: string | null;
-  /** Net: gross less fees (and less what refunds took). */
-  amount: number;
-  grossAmount: number;
-  totalFeeAmount: number;
-  installment: number;
-  totalInstallments: number;
-  paymentMethod: string;
-  type: string;
-  paymentScheduledAt: string;
-  createdAt: string;
-}
+export const PayoutOrderSchema = z
+  .object({
+    id: z.string(),
+    chargeId: z.string(),
+    paymentBatchId: z.string().nullable(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    amount: z.int().openapi({ description: 'Net: gross less fees (and less what refunds took)' }),
+    grossAmount: z.int(),
+    totalFeeAmount: z.int(),
+    installment: z.int(),
+    totalInstallments: z.int(),
+    paymentMethod: z.string(),
+    type: z.string().openapi({ description: oneOf(PAYOUT_ORDER_TYPES) }),
+    paymentScheduledAt: calendarDate,
+    createdAt: timestamp,
+  })
+  .openapi('PayoutOrder');
+
+export type PayoutOrderJson = z.infer<typeof PayoutOrderSchema>;
 
 export function toPayoutOrderJson(order: payouts.Order): PayoutOrderJson {
   return {
@@ -196,18 +201,25 @@ export function toPayoutOrderJson(order: payouts.Order): PayoutOrderJson {
   };
 }
 
-export interface PrepaymentReceivableJson {
-  id: string;
-  settlementDate: string;
-  paymentArrangement: string;
-  amount: number;
-}
-
 /** The receivables a receiver may prepay, with their total. */
-export interface PrepaymentReceivablesJson {
-  summary: { availableAmount: number; receivableCount: number };
-  receivables: PrepaymentReceivableJson[];
-}
+export const PrepaymentReceivablesSchema = z
+  .object({
+    summary: z.object({ availableAmount: z.int(), receivableCount: z.int() }),
+    receivables: z.array(
+      z
+        .object({
+          id: z.string(),
+          settlementDate: calendarDate,
+          paymentArrangement: z.string().openapi({ description: 'The card scheme arrangement (credit, debit, pix...)' }),
+          amount: z.int().openapi({ description: 'What the receivable will pay: its net' }),
+        })
+        .openapi('PrepaymentReceivable'),
+    ),
+  })
+  .openapi('PrepaymentReceivables');
+
+export type PrepaymentReceivablesJson = z.infer<typeof PrepaymentReceivablesSchema>;
+export type PrepaymentReceivableJson = PrepaymentReceivablesJson['receivables'][number];
 
 export function toPrepaymentReceivablesJson(answer: payouts.PrepaymentReceivables): PrepaymentReceivablesJson {
   return {
@@ -216,34 +228,40 @@ export function toPrepaymentReceivablesJson(answer: payouts.PrepaymentReceivable
   };
 }
 
-export interface PrepaymentItemJson {
-  receivableId: string;
-  settlementDate: string;
-  paymentArrangement: string;
-  amount: number;
-  days: number;
-  feeAmount: number;
-  netAmount: number;
-}
-
 /** A prepayment: a simulation (`pending`) until committed, or `expired`. */
-export interface PrepaymentJson {
-  id: string;
-  /** Null for the client's main account. */
-  sellerId: string | null;
-  status: string;
-  grossAmount: number;
-  netAmount: number;
-  feeAmount: number;
-  monthlyRate: number;
-  expiresAt: string;
-  paymentDate: string;
-  calendar: string;
-  feeConvention: string;
-  items: PrepaymentItemJson[];
-  createdAt: string;
-  committedAt: string | null;
-}
+export const PrepaymentSchema = z
+  .object({
+    id: z.string(),
+    sellerId: z.string().nullable().openapi({ description: "Null for the client's main account" }),
+    status: z.string().openapi({ description: oneOf(PREPAYMENT_STATUSES) }),
+    grossAmount: z.int(),
+    netAmount: z.int(),
+    feeAmount: z.int(),
+    monthlyRate: z.int().openapi({ description: 'Basis points a month' }),
+    expiresAt: timestamp.openapi({ description: 'Commit before this instant' }),
+    paymentDate: calendarDate,
+    calendar: z.string().openapi({ description: 'The business calendar the simulation used' }),
+    feeConvention: z.string().openapi({ description: 'How the fee was computed' }),
+    items: z.array(
+      z
+        .object({
+          receivableId: z.string(),
+          settlementDate: calendarDate,
+          paymentArrangement: z.string(),
+          amount: z.int(),
+          days: z.int().openapi({ description: 'From the payment date to the settlement date' }),
+          feeAmount: z.int(),
+          netAmount: z.int(),
+        })
+        .openapi('PrepaymentItem'),
+    ),
+    createdAt: timestamp,
+    committedAt: timestamp.nullable(),
+  })
+  .openapi('Prepayment');
+
+export type PrepaymentJson = z.infer<typeof PrepaymentSchema>;
+export type PrepaymentItemJson = PrepaymentJson['items'][number];
 
 export function toPrepaymentJson(prepayment: payouts.Prepayment): PrepaymentJson {
   return {
