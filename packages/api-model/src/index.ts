@@ -7,6 +7,7 @@ export * from './public/client';
 export * from './public/settings';
 export * from './public/webhook';
 export * from './public/charge';
+export * from './public/chargeEvent';
 export * from './public/card';
 export * from './public/token';
 export * from './public/merchant';

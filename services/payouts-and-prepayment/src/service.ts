@@ -1,14 +1,13 @@
 import { payouts, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
-import { applyChargeEvent, type ChargeEventData } from './app/applyChargeEvent';
-import { applySellerEvent, type SellerEventData } from './app/applySellerEvent';
 import { sandboxPayouts } from './app/sandboxPayouts';
 import { createSettingsPort } from './app/settingsPort';
 import { payBatch } from './app/payBatch';
 import { settleAll } from './app/settleAll';
 import { payoutsAndPrepaymentConfig } from './config';
 import { BusinessCalendar, brasiliaDate } from './domain/calendar';
+import { chargeConsumer, sellerConsumer } from './events/consumers';
 import { createPayoutHandlers } from './grpc/payoutHandlers';
 import { createPayoutsStores } from './store/stores';
 
@@ -37,22 +36,8 @@ export function definePayoutsAndPrepaymentService(
         payouts: options.payouts ?? sandboxPayouts(),
         ...createPayoutsStores(),
       };
-      const charges = await startConsumer({
-        nc,
-        pool,
-        log,
-        durable: config.PAYOUTS_CHARGES_DURABLE,
-        filterSubject: 'payments.charge.>',
-        handle: async (event, tx) => applyChargeEvent(deps, tx, event.clientId, event.data as ChargeEventData, new Date(event.occurredAt)),
-      });
-      const sellers = await startConsumer({
-        nc,
-        pool,
-        log,
-        durable: config.PAYOUTS_SELLERS_DURABLE,
-        filterSubject: 'sellers.seller.>',
-        handle: async (event, tx) => applySellerEvent(deps, tx, event.clientId, event.data as SellerEventData, new Date(event.occurredAt)),
-      });
+      const charges = await startConsumer({ nc, pool, log, ...chargeConsumer(deps, config.PAYOUTS_CHARGES_DURABLE) });
+      const sellers = await startConsumer({ nc, pool, log, ...sellerConsumer(deps, config.PAYOUTS_SELLERS_DURABLE) });
       const jobs = new JobRunner({
         pool,
         log,

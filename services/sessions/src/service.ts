@@ -3,10 +3,10 @@ import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsum
 import { DUE_DATE_JOB, STALE_PLACES_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
 import { createSellersPort } from './app/sellersPort';
-import { applyChargeEvent, type ChargeEventData } from './app/applyChargeEvent';
 import { releaseStalePlaces } from './app/releaseStalePlaces';
 import { expireByDueDate } from './app/sessionDueJob';
 import { sessionsConfig } from './config';
+import { chargeConsumer } from './events/chargeConsumer';
 import { createSessionHandlers } from './grpc/sessionHandlers';
 import { createSessionStore } from './store/sessionStore';
 
@@ -46,16 +46,7 @@ export function defineSessionsService(options: { payments?: PaymentsPort; seller
         // Every minute; the next run does the same work, so a failed run is not retried.
         cron: [{ kind: STALE_PLACES_JOB, pattern: '* * * * *', maxAttempts: 1 }],
       });
-      const charges = await startConsumer({
-        nc,
-        pool,
-        log,
-        durable: config.SESSIONS_CHARGES_DURABLE,
-        filterSubject: 'payments.charge.>',
-        handle: async (event, tx) => {
-          await applyChargeEvent(deps, tx, event.clientId, event.data as ChargeEventData);
-        },
-      });
+      const charges = await startConsumer({ nc, pool, log, ...chargeConsumer(deps, config.SESSIONS_CHARGES_DURABLE) });
       await jobs.start();
       const definition = sessions.SessionsServiceService;
       return {

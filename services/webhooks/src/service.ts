@@ -3,10 +3,10 @@ import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsum
 import { settingsClientsPort, type ClientsPort } from './app/clientsPort';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
-import { fanOutEvents } from './app/fanOutEvent';
 import { recoveryJobs } from './app/recoveryJob';
 import { webhooksConfig } from './config';
 import { createHttpSender, type Resolver } from './delivery/httpSender';
+import { fanOutConsumer } from './events/fanOutConsumer';
 import { createWebhookHandlers } from './grpc/webhookHandlers';
 import { KeySealer } from './signing/keySealer';
 import { backfillSecrets } from './signing/webhookSecrets';
@@ -55,15 +55,7 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
       // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.
       await backfillSecrets(deps);
       const jobs = new JobRunner({ pool, log, handlers: { ...deliveryJobs(deps), ...recoveryJobs(deps) }, pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
-      const fanOut = await startConsumer({
-        nc,
-        pool,
-        log,
-        durable: config.WEBHOOKS_FANOUT_DURABLE,
-        handleBatch: async (events, tx) => {
-          await fanOutEvents(deps, events, tx);
-        },
-      });
+      const fanOut = await startConsumer({ nc, pool, log, ...fanOutConsumer(deps, config.WEBHOOKS_FANOUT_DURABLE) });
       await jobs.start();
       const definition = webhooks.WebhooksServiceService;
       return {
