@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SERVICES, type Scope } from '@platform/catalog';
 import { AppError, errors, systemClock, type CallMeta, type Clock } from '@platform/kit';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { SettingsClient } from '../clients';
 import type { AuthenticatedClient } from './context';
 import { routeNotFound } from './errors';
@@ -131,11 +131,15 @@ export interface SessionKeyChecker {
 }
 
 /**
- * A session's public key reaches that one session's `sessionKey` routes and nothing else: every other route asks
- * settings, which knows no session key. A client key is checked as for the `sessions` resource.
+ * A client key goes through `asClient`; a session's public key (its prefix) is that one session, whose id `sessionOf`
+ * gives from the request and the key ('' when the key is no session's of that client): the caller is then that session
+ * (`keyKind` 'session', `keyId` its id), and nothing else of the client.
  */
-export function requireSessionKey(authenticator: Authenticator, checker: SessionKeyChecker | undefined): RequestHandler {
-  const asClient = requireClient(authenticator, 'sessions');
+function clientOrSession(
+  asClient: RequestHandler,
+  sessionOf: (req: Request, input: { clientId: string; key: string }, checker: SessionKeyChecker) => Promise<string>,
+  checker: SessionKeyChecker | undefined,
+): RequestHandler {
   return async (req, res, next) => {
     const clientId = req.get('x-client-id');
     const apiKey = req.get('x-api-key');
@@ -144,17 +148,31 @@ export function requireSessionKey(authenticator: Authenticator, checker: Session
       return;
     }
     if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH || !checker) throw errors.unauthenticated();
-    const sessionId = String(req.params.id ?? '');
-    if (!(await checker.check({ clientId, sessionId, key: apiKey }, { requestId: req.requestId }))) throw errors.unauthenticated();
+    const sessionId = await sessionOf(req, { clientId, key: apiKey }, checker);
+    if (!sessionId) throw errors.unauthenticated();
     req.client = { clientId, environment: '', keyKind: 'session', keyId: sessionId, scopes: [] };
     next();
   };
 }
 
 /**
+ * A session's public key reaches that one session's `sessionKey` routes and nothing else: every other route asks
+ * settings, which knows no session key. A client key is checked as for the `sessions` resource.
+ */
+export function requireSessionKey(authenticator: Authenticator, checker: SessionKeyChecker | undefined): RequestHandler {
+  return clientOrSession(
+    requireClient(authenticator, 'sessions'),
+    async (req, input, known) => {
+      const sessionId = String(req.params.id ?? '');
+      return (await known.check({ ...input, sessionId }, { requestId: req.requestId })) ? sessionId : '';
+    },
+    checker,
+  );
+}
+
+/**
  * A route a client key reaches through `access`, that a session's public key reaches too (POST /v1/tokens: the buyer's
- * card is tokenized for that session's payment). With a session key the caller is that session
- * (`keyKind` 'session', `keyId` its id), and nothing else of the client.
+ * card is tokenized for that session's payment).
  */
 export function requireClientOrSessionKey(
   authenticator: Authenticator,
@@ -162,20 +180,7 @@ export function requireClientOrSessionKey(
   access: Resource,
   options: { sandboxOnly?: boolean } = {},
 ): RequestHandler {
-  const asClient = requireClient(authenticator, access, options);
-  return async (req, res, next) => {
-    const clientId = req.get('x-client-id');
-    const apiKey = req.get('x-api-key');
-    if (!clientId || !apiKey || !apiKey.startsWith(SESSION_KEY_PREFIX)) {
-      await asClient(req, res, next);
-      return;
-    }
-    if (clientId.length > MAX_CLIENT_ID_LENGTH || apiKey.length > MAX_API_KEY_LENGTH || !checker) throw errors.unauthenticated();
-    const sessionId = await checker.find({ clientId, key: apiKey }, { requestId: req.requestId });
-    if (!sessionId) throw errors.unauthenticated();
-    req.client = { clientId, environment: '', keyKind: 'session', keyId: sessionId, scopes: [] };
-    next();
-  };
+  return clientOrSession(requireClient(authenticator, access, options), (req, input, known) => known.find(input, { requestId: req.requestId }), checker);
 }
 
 /** An admin token as the gateway knows it: a stable, non-secret id for the logs, and the token itself. */
