@@ -1,5 +1,5 @@
 import { customers } from '@platform/contracts';
-import { CustomerCardSchema, CustomerSchema, toCustomerCardJson, toCustomerJson } from '../src';
+import { ApiKeyRevokedSchema, CustomerCardLinkSchema, CustomerCardSchema, CustomerSchema, toApiKeyRevokedJson, toCustomerCardJson, toCustomerCardLinkJson, toCustomerJson } from '../src';
 
 const at = new Date('2026-03-01T12:00:00.000Z');
 
@@ -35,5 +35,14 @@ describe('the customer answers', () => {
     const json = toCustomerJson(customers.Customer.fromPartial({ id: 'cus_3', clientId: 'cli_1', name: 'Caio', email: 'caio@example.com', createdAt: at, updatedAt: at }));
     expect(CustomerSchema.safeParse({ ...json, createdAt: 'yesterday' }).success).toBe(false);
     expect(CustomerSchema.safeParse({ ...json, address: { country: 'BR' } }).success).toBe(false);
+  });
+});
+
+describe('the event data without an answer of their own', () => {
+  it('is what its schema says, with nothing more', () => {
+    const link = toCustomerCardLinkJson('cus_1', { id: 'card_1', brand: 'visa', last4digits: '1111' });
+    expect(CustomerCardLinkSchema.strict().parse(link)).toEqual(link);
+    const revoked = toApiKeyRevokedJson({ keyId: 'key_1', kind: 'secret', revokedAt: at });
+    expect(ApiKeyRevokedSchema.strict().parse(revoked)).toEqual(revoked);
   });
 });

@@ -73,11 +73,9 @@ export function toCreatedApiKeyJson(created: settings.CreateApiKeyResponse): Cre
 }
 
 /** The `data` of `settings.api_key.revoked`: which key, never the key itself. */
-export interface ApiKeyRevokedJson {
-  keyId: string;
-  kind: string;
-  revokedAt: string;
-}
+export const ApiKeyRevokedSchema = z.object({ keyId: z.string(), kind: z.string(), revokedAt: z.iso.datetime() });
+
+export type ApiKeyRevokedJson = z.infer<typeof ApiKeyRevokedSchema>;
 
 export function toApiKeyRevokedJson(revoked: { keyId: string; kind: string; revokedAt: Date }): ApiKeyRevokedJson {
   return { keyId: revoked.keyId, kind: revoked.kind, revokedAt: revoked.revokedAt.toISOString() };

@@ -84,12 +84,9 @@ export function toCustomerCardJson(card: customers.CustomerCard): CustomerCardJs
 }
 
 /** The `data` of `customers.customer.card_added`: the new link, not the customer. */
-export interface CustomerCardLinkJson {
-  customerId: string;
-  cardId: string;
-  brand: string;
-  last4digits: string;
-}
+export const CustomerCardLinkSchema = z.object({ customerId: z.string(), cardId: z.string(), brand: z.string(), last4digits: z.string() });
+
+export type CustomerCardLinkJson = z.infer<typeof CustomerCardLinkSchema>;
 
 export function toCustomerCardLinkJson(customerId: string, card: Pick<customers.CustomerCard, 'id' | 'brand' | 'last4digits'>): CustomerCardLinkJson {
   return { customerId, cardId: card.id, brand: card.brand, last4digits: card.last4digits };
