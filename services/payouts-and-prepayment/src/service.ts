@@ -1,6 +1,8 @@
 import { payouts, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
+import { applyChargeEvent } from './app/applyChargeEvent';
+import { applySellerEvent } from './app/applySellerEvent';
 import { sandboxPayouts } from './app/sandboxPayouts';
 import { createSettingsPort } from './app/settingsPort';
 import { payBatch } from './app/payBatch';
@@ -36,8 +38,18 @@ export function definePayoutsAndPrepaymentService(
         payouts: options.payouts ?? sandboxPayouts(),
         ...createPayoutsStores(),
       };
-      const charges = await startConsumer({ nc, pool, log, ...chargeConsumer(deps, config.PAYOUTS_CHARGES_DURABLE) });
-      const sellers = await startConsumer({ nc, pool, log, ...sellerConsumer(deps, config.PAYOUTS_SELLERS_DURABLE) });
+      const charges = await startConsumer({
+        nc,
+        pool,
+        log,
+        ...chargeConsumer(config.PAYOUTS_CHARGES_DURABLE, (tx, event) => applyChargeEvent(deps, tx, event.clientId, event.data, new Date(event.occurredAt))),
+      });
+      const sellers = await startConsumer({
+        nc,
+        pool,
+        log,
+        ...sellerConsumer(config.PAYOUTS_SELLERS_DURABLE, (tx, event) => applySellerEvent(deps, tx, event.clientId, event.data, new Date(event.occurredAt))),
+      });
       const jobs = new JobRunner({
         pool,
         log,

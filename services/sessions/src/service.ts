@@ -3,6 +3,7 @@ import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsum
 import { DUE_DATE_JOB, STALE_PLACES_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
 import { createSellersPort } from './app/sellersPort';
+import { applyChargeEvent } from './app/applyChargeEvent';
 import { releaseStalePlaces } from './app/releaseStalePlaces';
 import { expireByDueDate } from './app/sessionDueJob';
 import { sessionsConfig } from './config';
@@ -46,7 +47,12 @@ export function defineSessionsService(options: { payments?: PaymentsPort; seller
         // Every minute; the next run does the same work, so a failed run is not retried.
         cron: [{ kind: STALE_PLACES_JOB, pattern: '* * * * *', maxAttempts: 1 }],
       });
-      const charges = await startConsumer({ nc, pool, log, ...chargeConsumer(deps, config.SESSIONS_CHARGES_DURABLE) });
+      const charges = await startConsumer({
+        nc,
+        pool,
+        log,
+        ...chargeConsumer(config.SESSIONS_CHARGES_DURABLE, (tx, event) => applyChargeEvent(deps, tx, event.clientId, event.data)),
+      });
       await jobs.start();
       const definition = sessions.SessionsServiceService;
       return {

@@ -3,6 +3,7 @@ import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsum
 import { settingsClientsPort, type ClientsPort } from './app/clientsPort';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
+import { fanOutEvents } from './app/fanOutEvent';
 import { recoveryJobs } from './app/recoveryJob';
 import { webhooksConfig } from './config';
 import { createHttpSender, type Resolver } from './delivery/httpSender';
@@ -55,7 +56,12 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
       // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.
       await backfillSecrets(deps);
       const jobs = new JobRunner({ pool, log, handlers: { ...deliveryJobs(deps), ...recoveryJobs(deps) }, pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
-      const fanOut = await startConsumer({ nc, pool, log, ...fanOutConsumer(deps, config.WEBHOOKS_FANOUT_DURABLE) });
+      const fanOut = await startConsumer({
+        nc,
+        pool,
+        log,
+        ...fanOutConsumer(config.WEBHOOKS_FANOUT_DURABLE, (tx, events) => fanOutEvents(deps, events, tx)),
+      });
       await jobs.start();
       const definition = webhooks.WebhooksServiceService;
       return {

@@ -1,9 +1,6 @@
 import { ChargeEventDataSchema, SellerSchema } from '@platform/api-model';
 import { eventSchema, type ConsumerOptions, type Queryable } from '@platform/kit';
 import type { z } from 'zod';
-import { applyChargeEvent } from '../app/applyChargeEvent';
-import { applySellerEvent } from '../app/applySellerEvent';
-import type { PayoutsDeps } from '../app/deps';
 
 /** A `payments.charge.*` event as the ledger takes it: the envelope and the public charge, parsed on arrival. */
 export const ChargeEventSchema = eventSchema(ChargeEventDataSchema);
@@ -16,23 +13,24 @@ export type SellerEvent = z.infer<typeof SellerEventSchema>;
 type Consumer<E extends ChargeEvent | SellerEvent> = Pick<ConsumerOptions<E>, 'durable' | 'filterSubject' | 'parse' | 'handle'>;
 
 /**
- * The consumers of other contexts' events. An event that does not parse is logged and dropped by the kit's consumer,
- * never handled and never redelivered.
+ * The consumers of other contexts' events, each applying a parsed event with `apply` (the use case, given by the
+ * service's wiring). An event that does not parse is logged and dropped by the kit's consumer, never applied and
+ * never redelivered.
  */
-export function chargeConsumer(deps: PayoutsDeps, durable: string): Consumer<ChargeEvent> {
+export function chargeConsumer(durable: string, apply: (tx: Queryable, event: ChargeEvent) => Promise<void>): Consumer<ChargeEvent> {
   return {
     durable,
     filterSubject: 'payments.charge.>',
     parse: (event) => ChargeEventSchema.parse(event),
-    handle: async (event: ChargeEvent, tx: Queryable) => applyChargeEvent(deps, tx, event.clientId, event.data, new Date(event.occurredAt)),
+    handle: async (event: ChargeEvent, tx: Queryable) => apply(tx, event),
   };
 }
 
-export function sellerConsumer(deps: PayoutsDeps, durable: string): Consumer<SellerEvent> {
+export function sellerConsumer(durable: string, apply: (tx: Queryable, event: SellerEvent) => Promise<void>): Consumer<SellerEvent> {
   return {
     durable,
     filterSubject: 'sellers.seller.>',
     parse: (event) => SellerEventSchema.parse(event),
-    handle: async (event: SellerEvent, tx: Queryable) => applySellerEvent(deps, tx, event.clientId, event.data, new Date(event.occurredAt)),
+    handle: async (event: SellerEvent, tx: Queryable) => apply(tx, event),
   };
 }
