@@ -92,29 +92,35 @@ describe('observability: every process counted on its metrics port, one trace fr
     await collector.stop();
   });
 
-  it('counts a charge and its delivery, and no label holds an id, a key or card data', async () => {
-    const client = await createClient(platform.adminUrl, platform.adminToken, 'Observed Store');
+  /** A new client with a webhook on `authorized` to the collector, a SANDBOX merchant, and a card charge authorized and delivered. */
+  async function deliveredCharge(clientName: string, holder: string, cvv: string, amount: number) {
+    const client = await createClient(platform.adminUrl, platform.adminToken, clientName);
     const endpoint = `${collector.url()}/hooks/${randomUUID()}`;
     const webhook = await api<{ id: string }>('POST', '/v1/webhooks', { auth: client, body: { event: 'authorized', endpoint, version: 1.1, status: true } });
     expect(webhook.status).toBe(201);
     const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
       auth: client,
-      body: { mcc: '5999', name: 'Observed', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
+      body: { mcc: '5999', name: clientName, providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
     });
     expect(merchant.status).toBe(201);
     const charge = await api<{ id: string; status: string }>('POST', '/v1/charges', {
       auth: client,
       body: {
         merchantId: merchant.body.id,
-        amount: 4_200,
+        amount,
         capture: true,
         paymentMethod: { paymentType: 'credit', installments: 1 },
-        paymentSource: { sourceType: 'card', card: { cardHolderName: 'Ana Souza', cardNumber: CARD_NUMBER, cardCvv: '870', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
+        paymentSource: { sourceType: 'card', card: { cardHolderName: holder, cardNumber: CARD_NUMBER, cardCvv: cvv, cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
       },
     });
     expect(charge.status).toBe(201);
     expect(charge.body.status).toBe('authorized');
-    await eventually(() => (collector.hooks.some((h) => h.body.includes(charge.body.id)) ? true : undefined), 'the delivery', { timeoutMs: 30_000 });
+    const delivered = await eventually(() => collector.hooks.find((h) => h.body.includes(charge.body.id)), 'the delivery', { timeoutMs: 30_000 });
+    return { client, webhookId: webhook.body.id, merchantId: merchant.body.id, charge: charge.body, delivered };
+  }
+
+  it('counts a charge and its delivery, and no label holds an id, a key or card data', async () => {
+    const { client, webhookId, merchantId, charge } = await deliveredCharge('Observed Store', 'Ana Souza', '870', 4_200);
 
     const scrapes = new Map<string, MetricSample[]>();
     const texts = new Map<string, string>();
@@ -158,7 +164,7 @@ describe('observability: every process counted on its metrics port, one trace fr
 
     // No label anywhere holds an id, a key or card data: not the client's, the merchant's, the charge's or the
     // webhook's id, the API key, the card number or its last digits as a label value, nor anything shaped like an id.
-    const secrets = [client.clientId, client.apiKey, merchant.body.id, charge.body.id, webhook.body.id, CARD_NUMBER, CARD_NUMBER.slice(-4) + '"'];
+    const secrets = [client.clientId, client.apiKey, merchantId, charge.id, webhookId, CARD_NUMBER, CARD_NUMBER.slice(-4) + '"'];
     for (const [name, samples] of scrapes) {
       for (const sample of samples) {
         for (const value of Object.values(sample.labels)) {
@@ -232,27 +238,7 @@ describe('observability: every process counted on its metrics port, one trace fr
   });
 
   it("follows a charge's trace from the API call through payments' outbox to the webhook delivery", async () => {
-    const client = await createClient(platform.adminUrl, platform.adminToken, 'Traced Charges');
-    const endpoint = `${collector.url()}/hooks/${randomUUID()}`;
-    expect((await api('POST', '/v1/webhooks', { auth: client, body: { event: 'authorized', endpoint, version: 1.1, status: true } })).status).toBe(201);
-    const merchant = await api<{ id: string }>('POST', '/v1/merchants', {
-      auth: client,
-      body: { mcc: '5999', name: 'Traced', providers: [{ name: 'sandbox', priority: 1, credentials: { type: 'SANDBOX' } }] },
-    });
-    expect(merchant.status).toBe(201);
-    const charge = await api<{ id: string; status: string }>('POST', '/v1/charges', {
-      auth: client,
-      body: {
-        merchantId: merchant.body.id,
-        amount: 5_100,
-        capture: true,
-        paymentMethod: { paymentType: 'credit', installments: 1 },
-        paymentSource: { sourceType: 'card', card: { cardHolderName: 'Caio Traced', cardNumber: CARD_NUMBER, cardCvv: '321', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
-      },
-    });
-    expect(charge.status).toBe(201);
-    expect(charge.body.status).toBe('authorized');
-    const delivered = await eventually(() => collector.hooks.find((h) => h.body.includes(charge.body.id)), 'the delivery', { timeoutMs: 30_000 });
+    const { delivered } = await deliveredCharge('Traced Charges', 'Caio Traced', '321', 5_100);
 
     // The receiver was told the trace; the gateway's span of the charge's POST is in that same trace.
     const traceId = String(delivered.headers.traceparent).split('-')[1];
