@@ -105,6 +105,26 @@ export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Pro
   }
 }
 
+/**
+ * Several reads that must agree with each other (rows and their children, a page and its count), in one read-only
+ * REPEATABLE READ transaction: every statement sees the same snapshot, so a write committed between two of them
+ * cannot show in one and not the other.
+ */
+export async function withSnapshot<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** The kit's own tables (outbox, processed events, jobs, idempotency records), applied before a service's. */
 export const KIT_MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');
 

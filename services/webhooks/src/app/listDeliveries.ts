@@ -1,4 +1,4 @@
-import { errors, pageMeta, requireClientId, toPage, type PageInput, type PageMeta } from '@platform/kit';
+import { errors, pageMeta, requireClientId, toPage, withSnapshot, type PageInput, type PageMeta } from '@platform/kit';
 import type { Delivery } from '../domain/delivery';
 import type { WebhookDeps } from './deps';
 
@@ -10,6 +10,7 @@ export async function listDeliveries(
   const clientId = requireClientId(input.clientId);
   if (!(await deps.webhooks.findById(deps.pool, clientId, input.webhookId))) throw errors.notFound('Webhook', input.webhookId);
   const page = toPage(input.page);
-  const { items, totalItems } = await deps.deliveries.list(deps.pool, clientId, input.webhookId, page);
+  // One snapshot: a delivery attempted meanwhile shows with its attempt and the outcome stored with it, or with neither.
+  const { items, totalItems } = await withSnapshot(deps.pool, (tx) => deps.deliveries.list(tx, clientId, input.webhookId, page));
   return { items, meta: pageMeta(page, items.length, totalItems) };
 }
