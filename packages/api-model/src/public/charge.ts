@@ -5,6 +5,16 @@ import { numberOrNull, objectOrNull, positiveOrNull, requiredTimestamp, textOrNu
 
 const nullableText = z.string().nullable();
 const nullableInt = z.int().nullable();
+
+/** A split rule as charges and subscriptions answer it: every field present, the ones not given null. */
+export const SplitRuleAnswerSchema = z.object({
+  sellerId: z.string(),
+  percentage: nullableInt,
+  amount: nullableInt,
+  processingFee: z.boolean(),
+  chargeRemainderFee: z.boolean(),
+  liable: z.boolean(),
+});
 const timestamp = z.iso.datetime();
 
 export const TransactionRequestSchema = z
@@ -84,16 +94,7 @@ export const ChargeSchema = z
       .nullable()
       .openapi({ description: 'The card summary: never its number or CVV' }),
     transactionRequests: z.array(TransactionRequestSchema),
-    splitRules: z.array(
-      z.object({
-        sellerId: z.string(),
-        percentage: nullableInt,
-        amount: nullableInt,
-        processingFee: z.boolean(),
-        chargeRemainderFee: z.boolean(),
-        liable: z.boolean(),
-      }),
-    ),
+    splitRules: z.array(SplitRuleAnswerSchema),
     platformFee: z
       .object({ amount: z.int(), percentage: nullableInt, fixedAmount: nullableInt })
       .nullable()

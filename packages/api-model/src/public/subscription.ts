@@ -1,6 +1,7 @@
 import type { payments } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import { z } from '../zod';
+import { SplitRuleAnswerSchema } from './charge';
 import { numberOrNull, requiredTimestamp, textOrNull, timestampOrNull } from './json';
 
 /**
@@ -89,16 +90,7 @@ export const SubscriptionSchema = z
       .object({ type: z.string(), card: z.object({ cardId: z.string() }), installments: z.int() })
       .openapi('SubscriptionPaymentMethod'),
     trial: z.object({ endAt: timestamp }).nullable(),
-    splitRules: z.array(
-      z.object({
-        sellerId: z.string(),
-        percentage: nullableInt,
-        amount: nullableInt,
-        processingFee: z.boolean(),
-        chargeRemainderFee: z.boolean(),
-        liable: z.boolean(),
-      }),
-    ),
+    splitRules: z.array(SplitRuleAnswerSchema),
     status: z.string().openapi({ description: oneOf(SUBSCRIPTION_STATUSES) }),
     cyclesBilled: z.int().openapi({ description: 'The cycles billed so far (paid or given up)' }),
     nextBillingAt: timestamp.nullable().openapi({ description: 'null when no cycle will be billed' }),
