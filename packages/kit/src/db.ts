@@ -91,18 +91,7 @@ function timeQueries(pool: Pool): void {
 }
 
 export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  return inTransaction(pool, 'BEGIN', fn);
 }
 
 /**
@@ -110,10 +99,14 @@ export async function withTransaction<T>(pool: Pool, fn: (tx: PoolClient) => Pro
  * REPEATABLE READ transaction: every statement sees the same snapshot, so a write committed between two of them
  * cannot show in one and not the other.
  */
-export async function withSnapshot<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
+export function withSnapshot<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn);
+}
+
+async function inTransaction<T>(pool: Pool, begin: string, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
