@@ -3,16 +3,16 @@ import { customers, payments, sellers, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { chargeCron, chargeJobs } from './modules/charges/app/chargeJobs';
 import type { ChargeDeps } from './modules/charges/app/deps';
-import { createCustomersDirectory, type CustomerDirectory } from './shared/customerDirectory';
-import { createSellersDirectory, type SellerDirectory } from './shared/sellerDirectory';
+import { createCustomersPort, type CustomersPort } from './shared/customersPort';
+import { createSellersPort, type SellersPort } from './shared/sellersPort';
 import { subscriptionJobs } from './modules/subscriptions/app/subscriptionJobs';
 import type { SubscriptionDeps } from './modules/subscriptions/app/deps';
 import { createSubscriptionSettingsPort, type SubscriptionSettingsPort } from './modules/subscriptions/app/settingsPort';
-import { createClientDirectory } from './modules/receipts/app/clientDirectory';
-import type { ClientDirectory, ReceiptDeps } from './modules/receipts/app/deps';
+import { createClientsPort } from './modules/receipts/app/clientsPort';
+import type { ClientsPort, ReceiptDeps } from './modules/receipts/app/deps';
 import { BUILD_REPORT_JOB, buildReport, type ReportDeps } from './modules/reports/app/reports';
 import type { MerchantContext } from './modules/merchants/app/context';
-import { createMerchantDirectory } from './modules/merchants/app/merchantDirectory';
+import { createMerchantsPort } from './modules/merchants/app/merchantsPort';
 import { createCardSource, createVaultLookup } from './modules/vault/app/cardSource';
 import type { VaultContext } from './modules/vault/app/context';
 import { vaultCron, vaultJobs } from './modules/vault/app/vaultJobs';
@@ -39,10 +39,10 @@ export function definePaymentsService(
   options: {
     clock?: Clock;
     providers?: ProviderRegistry;
-    customers?: CustomerDirectory;
-    sellers?: SellerDirectory;
+    customers?: CustomersPort;
+    sellers?: SellersPort;
     subscriptionSettings?: SubscriptionSettingsPort;
-    clients?: ClientDirectory;
+    clients?: ClientsPort;
     /** Rows per report page (the product's 100,000 unless a test asks for fewer). */
     reportPageRows?: number;
     /** Awaited by each report build once its report is `processing` (tests hold builds there). */
@@ -73,11 +73,11 @@ export function definePaymentsService(
       const customersClient = options.customers
         ? undefined
         : createPromiseClient(customers.CustomersServiceService, customers.CustomersServiceClient, config.CUSTOMERS_GRPC_URL);
-      const customerDirectory = options.customers ?? createCustomersDirectory(customersClient!);
+      const customersPort = options.customers ?? createCustomersPort(customersClient!);
       const sellersClient = options.sellers
         ? undefined
         : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
-      const sellerDirectory = options.sellers ?? createSellersDirectory(sellersClient!);
+      const sellersPort = options.sellers ?? createSellersPort(sellersClient!);
       const settingsClient =
         options.subscriptionSettings && options.clients
           ? undefined
@@ -93,9 +93,9 @@ export function definePaymentsService(
         store: stores.charges,
         providers,
         cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
-        merchants: createMerchantDirectory({ vault, merchants: stores.merchants }),
-        customers: customerDirectory,
-        sellers: sellerDirectory,
+        merchants: createMerchantsPort({ vault, merchants: stores.merchants }),
+        customers: customersPort,
+        sellers: sellersPort,
         vault: createVaultLookup(stores),
       };
       const subscriptionDeps: SubscriptionDeps = {
@@ -105,8 +105,8 @@ export function definePaymentsService(
         outbox,
         merchants: stores.merchants,
         cards: stores.cards,
-        customers: customerDirectory,
-        sellers: sellerDirectory,
+        customers: customersPort,
+        sellers: sellersPort,
         settings: options.subscriptionSettings ?? createSubscriptionSettingsPort(settingsClient!),
         charges: chargeDeps,
       };
@@ -119,7 +119,7 @@ export function definePaymentsService(
         ...(options.reportPageRows ? { pageRows: options.reportPageRows } : {}),
         ...(options.beforeReportBuild ? { beforeBuild: options.beforeReportBuild } : {}),
       };
-      const receiptDeps: ReceiptDeps = { pool, log, clock, charges: stores.charges, merchants: stores.merchants, clients: options.clients ?? createClientDirectory(settingsClient!) };
+      const receiptDeps: ReceiptDeps = { pool, log, clock, charges: stores.charges, merchants: stores.merchants, clients: options.clients ?? createClientsPort(settingsClient!) };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(
         definition,

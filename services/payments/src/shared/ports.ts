@@ -54,7 +54,7 @@ export interface MerchantForCharge {
   flow?: { id: string; rules: FlowRule[]; defaultRoute: string[] };
 }
 
-export interface MerchantDirectory {
+export interface MerchantsPort {
   /** not_found for an unknown, deleted or foreign merchant. */
   loadForCharge(db: Queryable, clientId: string, merchantId: string, paymentMethod: string): Promise<MerchantForCharge>;
 }

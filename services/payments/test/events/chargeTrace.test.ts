@@ -5,7 +5,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { createLogger } from '@platform/kit';
 import { createCharge } from '../../src/modules/charges/app/createCharge';
 import type { ChargeDeps } from '../../src/modules/charges/app/deps';
-import { createMerchantDirectory } from '../../src/modules/merchants/app/merchantDirectory';
+import { createMerchantsPort } from '../../src/modules/merchants/app/merchantsPort';
 import { createCardSource, createVaultLookup } from '../../src/modules/vault/app/cardSource';
 import { createProviderRegistry } from '../../src/modules/connectors/app/registry';
 import { createCardStore } from '../../src/modules/vault/store/cardStore';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     store: stores.charges,
     providers: createProviderRegistry({ publicUrl: PUBLIC_URL }),
     cards: createCardSource({ vault, clock: running.clock, cards: stores.cards, tokens: stores.tokens }),
-    merchants: createMerchantDirectory({ vault, merchants: stores.merchants }),
+    merchants: createMerchantsPort({ vault, merchants: stores.merchants }),
     customers: new FakeCustomers({ strict: false }),
     sellers: new FakeSellers(),
     vault: createVaultLookup(stores),

@@ -7,7 +7,7 @@ import { paymentsConfig } from '../../src/config';
 import { definePaymentsService } from '../../src/service';
 import { keyIdOf } from '../../src/modules/vault/crypto/crypto';
 import { cardCharge, cardNumberEnding, createMerchant, inlineCard, paymentSource, startCharges, type RunningCharges } from '../support/charges';
-import { FakeClientDirectory } from '../support/clients';
+import { FakeClientsPort } from '../support/clients';
 import { FakeCustomers } from '../support/customers';
 import { FakeSellers } from '../support/sellers';
 import { FakeSubscriptionSettings } from '../support/subscriptionSettings';
@@ -79,7 +79,7 @@ async function refusalOf(databaseUrl: string, env: Record<string, string>): Prom
     customers: new FakeCustomers({ strict: false }),
     sellers: new FakeSellers(),
     subscriptionSettings: new FakeSubscriptionSettings(),
-    clients: new FakeClientDirectory(),
+    clients: new FakeClientsPort(),
   });
   const config = loadConfig(baseServiceConfig.extend(paymentsConfig.shape), {
     DATABASE_URL: databaseUrl,

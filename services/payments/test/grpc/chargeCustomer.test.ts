@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { customers } from '@platform/contracts';
 import { AppError, errors, type PromiseClient } from '@platform/kit';
-import { createCustomersDirectory } from '../../src/shared/customerDirectory';
+import { createCustomersPort } from '../../src/shared/customersPort';
 import {
   cardCharge,
   cardNumberEnding,
@@ -113,7 +113,7 @@ describe('CreateCharge while the customers service does not answer', () => {
   });
 });
 
-describe('the customers directory over gRPC', () => {
+describe('the customers port over gRPC', () => {
   function clientAnswering(getCustomer: (request: customers.GetCustomerRequest) => Promise<customers.Customer>) {
     const asked: customers.GetCustomerRequest[] = [];
     const client = {
@@ -127,7 +127,7 @@ describe('the customers directory over gRPC', () => {
 
   it('asks GetCustomer scoped by the caller', async () => {
     const { client, asked } = clientAnswering(async (request) => ({ id: request.id, clientId: request.clientId }) as customers.Customer);
-    await createCustomersDirectory(client).requireCustomer('client-a', 'customer-1');
+    await createCustomersPort(client).requireCustomer('client-a', 'customer-1');
     expect(asked).toEqual([{ clientId: 'client-a', id: 'customer-1' }]);
   });
 
@@ -135,12 +135,12 @@ describe('the customers directory over gRPC', () => {
     const missing = clientAnswering(async (request) => {
       throw errors.notFound('Customer', request.id);
     });
-    const error = await failureOf(createCustomersDirectory(missing.client).requireCustomer('client-a', 'customer-1'));
+    const error = await failureOf(createCustomersPort(missing.client).requireCustomer('client-a', 'customer-1'));
     expect(error).toMatchObject({ kind: 'not_found', key: 'not_found', message: 'Customer not found' });
 
     const down = clientAnswering(async () => {
       throw new AppError('unavailable', 'A platform service is unavailable');
     });
-    expect((await failureOf(createCustomersDirectory(down.client).requireCustomer('client-a', 'customer-1'))).kind).toBe('unavailable');
+    expect((await failureOf(createCustomersPort(down.client).requireCustomer('client-a', 'customer-1'))).kind).toBe('unavailable');
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { sellers } from '@platform/contracts';
 import { errors, type PromiseClient } from '@platform/kit';
-import { createSellersDirectory } from '../../src/shared/sellerDirectory';
+import { createSellersPort } from '../../src/shared/sellersPort';
 import { cardCharge, cardNumberEnding, chargeCount, createMerchant, failureOf, startCharges, type RunningCharges } from '../support/charges';
 import { FakeSellers } from '../support/sellers';
 
@@ -49,7 +49,7 @@ describe('CreateCharge: the sellers of a split are checked with sellers-and-revi
   });
 });
 
-describe('the gRPC seller directory', () => {
+describe('the gRPC sellers port', () => {
   it('asks CheckSplitReceivers scoped by the caller and passes its refusal on', async () => {
     const calls: sellers.CheckSplitReceiversRequest[] = [];
     const client = {
@@ -59,7 +59,7 @@ describe('the gRPC seller directory', () => {
         return { sellerIds: request.sellerIds };
       },
     } as unknown as PromiseClient<typeof sellers.SellersServiceService>;
-    const directory = createSellersDirectory(client);
+    const directory = createSellersPort(client);
     await directory.checkSplitReceivers('c1', 'm1', ['s1']);
     expect(await failureOf(directory.checkSplitReceivers('c1', 'm1', ['s1', 's2']))).toMatchObject({ businessCode: 'split_seller_inactive' });
     await directory.checkSplitReceivers('c1', 'm1', []);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toMerchantJson } from '@platform/api-model';
-import { failureOf, merchantRequest, outboxOf, providerInput, providerSecret, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
+import { failureOf, merchantRequest, outboxOf, providerInput, providerSecret, startPayments, type RunningPayments, merchantsPortOf } from '../support/payments';
 
 let running: RunningPayments;
 
@@ -63,7 +63,7 @@ describe('CreateMerchant', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.credentials_encrypted.toString('latin1')).not.toContain(credentials.apiKey);
     expect(rows[0]!.credentials_encrypted.toString('hex')).not.toContain(Buffer.from(credentials.apiKey).toString('hex'));
-    const loaded = await merchantDirectoryOf(running).loadForCharge(running.pool, clientId, merchant.id, 'credit');
+    const loaded = await merchantsPortOf(running).loadForCharge(running.pool, clientId, merchant.id, 'credit');
     expect(loaded.providers[0]!.credentials).toEqual(credentials);
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { cardInput, failureOf, merchantRequest, outboxOf, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
+import { cardInput, failureOf, merchantRequest, outboxOf, startPayments, type RunningPayments, merchantsPortOf } from '../support/payments';
 
 let running: RunningPayments;
 
@@ -39,7 +39,7 @@ describe('DeleteMerchant', () => {
       running.client.getFlow({ clientId, id: flow.id }),
       running.client.replaceFlow({ clientId, id: flow.id, name: '', paymentMethod: 'credit', rules: [], defaultRoute: [providerId] }),
       running.client.createFlow({ clientId, merchantId: created.id, name: '', paymentMethod: 'pix', rules: [], defaultRoute: [providerId] }),
-      merchantDirectoryOf(running).loadForCharge(running.pool, clientId, created.id, 'credit'),
+      merchantsPortOf(running).loadForCharge(running.pool, clientId, created.id, 'credit'),
     ];
     for (const call of calls) expect((await failureOf(call)).kind).toBe('not_found');
     expect((await running.client.listFlows({ clientId, merchantId: created.id })).items).toEqual([]);

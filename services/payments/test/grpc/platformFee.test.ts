@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toMerchantJson } from '@platform/api-model';
-import { failureOf, merchantRequest, outboxOf, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
+import { failureOf, merchantRequest, outboxOf, startPayments, type RunningPayments, merchantsPortOf } from '../support/payments';
 
 let running: RunningPayments;
 
@@ -59,7 +59,7 @@ describe('ReplacePlatformFee', () => {
     const second = await running.client.replacePlatformFee({ clientId, merchantId, rules: [{ paymentMethod: 'PIX', percentage: 99 }] });
     expect(second.rules).toEqual([{ paymentMethod: 'pix', percentage: 99 }]);
     expect(await running.client.getPlatformFee({ clientId, merchantId })).toEqual(second);
-    const loaded = await merchantDirectoryOf(running).loadForCharge(running.pool, clientId, merchantId, 'pix');
+    const loaded = await merchantsPortOf(running).loadForCharge(running.pool, clientId, merchantId, 'pix');
     expect(loaded.platformFeeRules).toEqual([{ paymentMethod: 'pix', percentage: 99 }]);
     expect((await running.client.replacePlatformFee({ clientId, merchantId, rules: [] })).rules).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe('SetPlatformFeeEnabled', () => {
     const on = await running.client.setPlatformFeeEnabled({ clientId, merchantId, enabled: true });
     expect(on).toEqual({ merchantId, platformFeeEnabled: true, rules: [{ paymentMethod: 'credit', percentage: 5 }] });
     expect((await running.client.getMerchant({ clientId, id: merchantId })).platformFeeEnabled).toBe(true);
-    expect((await merchantDirectoryOf(running).loadForCharge(running.pool, clientId, merchantId, 'credit')).platformFeeEnabled).toBe(true);
+    expect((await merchantsPortOf(running).loadForCharge(running.pool, clientId, merchantId, 'credit')).platformFeeEnabled).toBe(true);
     const off = await running.client.setPlatformFeeEnabled({ clientId, merchantId, enabled: false });
     expect(off.platformFeeEnabled).toBe(false);
     expect((await outboxOf(running.pool, clientId)).map((e) => e.subject)).toEqual([

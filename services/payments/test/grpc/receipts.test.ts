@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { payments, settings } from '@platform/contracts';
 import type { PromiseClient } from '@platform/kit';
-import { createClientDirectory } from '../../src/modules/receipts/app/clientDirectory';
+import { createClientsPort } from '../../src/modules/receipts/app/clientsPort';
 import { formatMoney, renderReceiptPdf, winAnsi } from '../../src/modules/receipts/app/pdf';
 import type { ReceiptDocument } from '../../src/modules/receipts/app/rules';
 import { cardCharge, cardNumberEnding, createMerchant, failureOf, startCharges, type RunningCharges } from '../support/charges';
@@ -272,7 +272,7 @@ describe('the receipt PDF', () => {
   });
 });
 
-describe('the client directory over gRPC', () => {
+describe('the clients port over gRPC', () => {
   it("asks settings' GetClient for the caller and answers the client's name", async () => {
     const asked: settings.GetClientRequest[] = [];
     const client = {
@@ -282,7 +282,7 @@ describe('the client directory over gRPC', () => {
       },
     } as unknown as PromiseClient<typeof settings.SettingsServiceService>;
     const clientId = randomUUID();
-    expect(await createClientDirectory(client).clientName(clientId)).toBe('Comércio Exemplo Ltda');
+    expect(await createClientsPort(client).clientName(clientId)).toBe('Comércio Exemplo Ltda');
     expect(asked).toEqual([{ clientId }]);
   });
 });

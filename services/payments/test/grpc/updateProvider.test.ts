@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { failureOf, merchantRequest, outboxOf, providerInput, providerSecret, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
+import { failureOf, merchantRequest, outboxOf, providerInput, providerSecret, startPayments, type RunningPayments, merchantsPortOf } from '../support/payments';
 
 let running: RunningPayments;
 
@@ -41,7 +41,7 @@ describe('UpdateProvider', () => {
     const updated = await running.client.updateProvider({ clientId, id: provider.id, credentials });
     expect(updated.credentialsType).toBe('SUBACQUIRER');
     expect(JSON.stringify(updated)).not.toContain(credentials.apiKey);
-    const loaded = await merchantDirectoryOf(running).loadForCharge(running.pool, clientId, merchant.id, 'credit');
+    const loaded = await merchantsPortOf(running).loadForCharge(running.pool, clientId, merchant.id, 'credit');
     expect(loaded.providers.find((p) => p.id === provider.id)).toMatchObject({ type: 'SUBACQUIRER', credentials });
   });
 

@@ -5,7 +5,7 @@ import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
-import { FakeClientDirectory } from './clients';
+import { FakeClientsPort } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { cardNumberEnding } from './cards';
 import { outboxOf, type OutboxEvent } from './fixtures';
@@ -59,7 +59,7 @@ export async function startCharges(
       customers,
       sellers,
       subscriptionSettings,
-      clients: new FakeClientDirectory(),
+      clients: new FakeClientsPort(),
       ...(options.reportPageRows ? { reportPageRows: options.reportPageRows } : {}),
       ...(options.beforeReportBuild ? { beforeReportBuild: options.beforeReportBuild } : {}),
       ...(options.rewrapBatch ? { rewrapBatch: options.rewrapBatch } : {}),

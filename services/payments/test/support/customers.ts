@@ -1,11 +1,11 @@
 import { errors } from '@platform/kit';
-import type { CustomerDirectory } from '../../src/shared/customerDirectory';
+import type { CustomersPort } from '../../src/shared/customersPort';
 
 /**
  * The customers service as payments sees it, in memory. `strict`: only the customers added here exist, each for
  * its client. Otherwise (suites that are not about customers) every customer not added for another client exists.
  */
-export class FakeCustomers implements CustomerDirectory {
+export class FakeCustomers implements CustomersPort {
   private readonly owners = new Map<string, string>();
   /** Every question asked, in order. */
   readonly asked: Array<{ clientId: string; customerId: string }> = [];

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { payments } from '@platform/contracts';
 import { createPromiseClient, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { ManualClock, startServiceForTest } from '@platform/testkit';
-import { createMerchantDirectory } from '../../src/modules/merchants/app/merchantDirectory';
-import type { CardSource, MerchantDirectory } from '../../src/shared/ports';
+import { createMerchantsPort } from '../../src/modules/merchants/app/merchantsPort';
+import type { CardSource, MerchantsPort } from '../../src/shared/ports';
 import { createCardSource } from '../../src/modules/vault/app/cardSource';
 import { paymentsConfig } from '../../src/config';
 import type { PaymentsDeps } from '../../src/shared/deps';
 import { definePaymentsService } from '../../src/service';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
-import { FakeClientDirectory } from './clients';
+import { FakeClientsPort } from './clients';
 import { FakeSubscriptionSettings } from './subscriptionSettings';
 import { createCardStore } from '../../src/modules/vault/store/cardStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
@@ -46,7 +46,7 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
     SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
     SETTINGS_GRPC_URL: '127.0.0.1:1',
   };
-  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings: new FakeSubscriptionSettings(), clients: new FakeClientDirectory() }), { env });
+  const { service, address } = await startServiceForTest(definePaymentsService({ clock, customers, sellers, subscriptionSettings: new FakeSubscriptionSettings(), clients: new FakeClientsPort() }), { env });
   const client = createPromiseClient(payments.PaymentsServiceService, payments.PaymentsServiceClient, address);
   const config = paymentsConfig.parse(env);
   const deps: PaymentsDeps = {
@@ -73,8 +73,8 @@ export async function startPayments(options: { customers?: FakeCustomers; seller
 }
 
 /** The merchant directory the charges use, on the service's keys and the real store. */
-export function merchantDirectoryOf(running: RunningPayments): MerchantDirectory {
-  return createMerchantDirectory({ vault: running.deps.vault, merchants: createMerchantStore() });
+export function merchantsPortOf(running: RunningPayments): MerchantsPort {
+  return createMerchantsPort({ vault: running.deps.vault, merchants: createMerchantStore() });
 }
 
 /** The card source the charges use, on the service's keys, clock and the real stores. */

@@ -9,13 +9,13 @@ import { createReceiptHandlers } from '../../src/modules/receipts/grpc/receiptHa
 import { createChargeStore } from '../../src/modules/charges/store/chargeStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
 import type { PaymentsClient, RunningCharges } from './charges';
-import { FakeClientDirectory } from './clients';
+import { FakeClientsPort } from './clients';
 
-export { FakeClientDirectory };
+export { FakeClientsPort };
 
 export interface ReceiptsServer {
   client: PaymentsClient;
-  clients: FakeClientDirectory;
+  clients: FakeClientsPort;
   stop(): Promise<void>;
 }
 
@@ -31,7 +31,7 @@ const RECEIPT_RPCS = {
  */
 export async function startReceipts(running: RunningCharges): Promise<ReceiptsServer> {
   const log = running.service.runtime.log;
-  const clients = new FakeClientDirectory();
+  const clients = new FakeClientsPort();
   const deps: ReceiptDeps = { pool: running.pool, log, clock: running.clock, charges: createChargeStore(), merchants: createMerchantStore(), clients };
   const implementation = implement(RECEIPT_RPCS, createReceiptHandlers(deps), log);
   const server = await startGrpcServer({

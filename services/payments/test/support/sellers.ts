@@ -1,11 +1,11 @@
 import { errors } from '@platform/kit';
-import type { SellerDirectory } from '../../src/shared/sellerDirectory';
+import type { SellersPort } from '../../src/shared/sellersPort';
 
 /**
  * The sellers-and-reviews service as payments sees it, in memory: every seller can receive but the ones refused
  * here, which answer the business code given (as `split_seller_blocked`).
  */
-export class FakeSellers implements SellerDirectory {
+export class FakeSellers implements SellersPort {
   private readonly refused = new Map<string, string>();
   /** Every question asked, in order. */
   readonly asked: Array<{ clientId: string; merchantId: string; sellerIds: string[] }> = [];

@@ -2,9 +2,9 @@ import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../../config';
 import type { ProviderRegistry } from '../../connectors/app/registry';
 import type { ChargeStore } from '../store/chargeStore';
-import type { CustomerDirectory } from '../../../shared/customerDirectory';
-import type { SellerDirectory } from '../../../shared/sellerDirectory';
-import type { CardSource, MerchantDirectory } from '../../../shared/ports';
+import type { CustomersPort } from '../../../shared/customersPort';
+import type { SellersPort } from '../../../shared/sellersPort';
+import type { CardSource, MerchantsPort } from '../../../shared/ports';
 
 /** What the 3DS setup needs to know of the vault: that the card or token exists for this client. */
 export interface VaultLookup {
@@ -31,10 +31,10 @@ export interface ChargeDeps {
   store: ChargeStore;
   providers: ProviderRegistry;
   cards: CardSource;
-  merchants: MerchantDirectory;
+  merchants: MerchantsPort;
   /** Whether a customer a charge names is the caller's; the customers service owns them. */
-  customers: CustomerDirectory;
+  customers: CustomersPort;
   /** Whether the sellers of a split are the caller's, of the merchant, and can receive; sellers-and-reviews owns them. */
-  sellers: SellerDirectory;
+  sellers: SellersPort;
   vault: VaultLookup;
 }

@@ -3,7 +3,7 @@ import type { ChargeStore } from '../../charges/store/chargeStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 
 /** What payments needs to know of a client for its documents: its name, which the settings service owns. */
-export interface ClientDirectory {
+export interface ClientsPort {
   clientName(clientId: string): Promise<string>;
 }
 
@@ -14,5 +14,5 @@ export interface ReceiptDeps {
   clock: Clock;
   charges: Pick<ChargeStore, 'findById'>;
   merchants: Pick<MerchantStore, 'findMerchant'>;
-  clients: ClientDirectory;
+  clients: ClientsPort;
 }

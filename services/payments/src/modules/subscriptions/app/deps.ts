@@ -2,8 +2,8 @@ import type { Clock, Logger, Pool } from '@platform/kit';
 import type { CardStore } from '../../vault/store/cardStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
 import type { ChargeDeps } from '../../charges/app/deps';
-import type { CustomerDirectory } from '../../../shared/customerDirectory';
-import type { SellerDirectory } from '../../../shared/sellerDirectory';
+import type { CustomersPort } from '../../../shared/customersPort';
+import type { SellersPort } from '../../../shared/sellersPort';
 import type { SubscriptionSettingsPort } from './settingsPort';
 
 /** What the subscriptions engine works with; service.ts builds the real ones. */
@@ -14,8 +14,8 @@ export interface SubscriptionDeps {
   outbox?: { kick(): void };
   merchants: Pick<MerchantStore, 'findMerchant'>;
   cards: Pick<CardStore, 'findById'>;
-  customers: CustomerDirectory;
-  sellers: SellerDirectory;
+  customers: CustomersPort;
+  sellers: SellersPort;
   settings: SubscriptionSettingsPort;
   /** The charges of the cycles are made by the charge use case, as any other charge. */
   charges: ChargeDeps;

@@ -1,10 +1,10 @@
 import { errors, requireClientId } from '@platform/kit';
 import type { PaymentsDeps } from '../../../shared/deps';
 import type { MerchantStore } from '../store/merchantStore';
-import type { MerchantDirectory, RoutableProvider } from '../../../shared/ports';
+import type { MerchantsPort, RoutableProvider } from '../../../shared/ports';
 
 /** The merchant as a charge needs it: its providers with their credentials opened, and its flow. */
-export function createMerchantDirectory(deps: Pick<PaymentsDeps, 'vault'> & { merchants: MerchantStore }): MerchantDirectory {
+export function createMerchantsPort(deps: Pick<PaymentsDeps, 'vault'> & { merchants: MerchantStore }): MerchantsPort {
   const { merchants } = deps;
   return {
     async loadForCharge(db, clientId, merchantId, paymentMethod) {

@@ -1,9 +1,9 @@
 import type { settings } from '@platform/contracts';
 import type { PromiseClient } from '@platform/kit';
-import type { ClientDirectory } from './deps';
+import type { ClientsPort } from './deps';
 
 /** Client names come from the settings service, which owns the accounts. */
-export function createClientDirectory(client: PromiseClient<typeof settings.SettingsServiceService>): ClientDirectory {
+export function createClientsPort(client: PromiseClient<typeof settings.SettingsServiceService>): ClientsPort {
   return {
     clientName: async (clientId) => (await client.getClient({ clientId })).name,
   };

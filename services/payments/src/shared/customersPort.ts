@@ -2,13 +2,13 @@ import type { customers } from '@platform/contracts';
 import { AppError, errors, type PromiseClient } from '@platform/kit';
 
 /** What payments needs to know about customers; they belong to the customers service. */
-export interface CustomerDirectory {
+export interface CustomersPort {
   /** Resolves when the customer exists and is the client's; not_found when it is unknown, deleted or another client's. */
   requireCustomer(clientId: string, customerId: string): Promise<void>;
 }
 
 /** The customers service answers over gRPC; its GetCustomer is scoped by client. */
-export function createCustomersDirectory(client: PromiseClient<typeof customers.CustomersServiceService>): CustomerDirectory {
+export function createCustomersPort(client: PromiseClient<typeof customers.CustomersServiceService>): CustomersPort {
   return {
     requireCustomer: async (clientId, customerId) => {
       try {

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { MerchantDirectory } from '../../src/shared/ports';
-import { failureOf, merchantRequest, providerInput, providerSecret, startPayments, type RunningPayments, merchantDirectoryOf } from '../support/payments';
+import type { MerchantsPort } from '../../src/shared/ports';
+import { failureOf, merchantRequest, providerInput, providerSecret, startPayments, type RunningPayments, merchantsPortOf } from '../support/payments';
 
 let running: RunningPayments;
-let directory: MerchantDirectory;
+let directory: MerchantsPort;
 
 beforeAll(async () => {
   running = await startPayments();
-  directory = merchantDirectoryOf(running);
+  directory = merchantsPortOf(running);
 });
 
 afterAll(async () => {
   await running.stop();
 });
 
-describe('MerchantDirectory.loadForCharge', () => {
+describe('MerchantsPort.loadForCharge', () => {
   it('answers the providers by priority with their credentials opened, antifraud included', async () => {
     const clientId = randomUUID();
     const secrets = [providerSecret(), providerSecret(), providerSecret()];
