@@ -21,7 +21,9 @@ import type { PaymentsDeps } from './shared/deps';
 import { createChargeHandlers } from './modules/charges/grpc/chargeHandlers';
 import { createMerchantHandlers } from './modules/merchants/grpc/merchantHandlers';
 import { createReceiptHandlers } from './modules/receipts/grpc/receiptHandlers';
+import { createReceiptStore } from './modules/receipts/store/receiptStore';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
+import { createReportStore } from './modules/reports/store/reportStore';
 import { createSubscriptionHandlers } from './modules/subscriptions/grpc/subscriptionHandlers';
 import { createVaultHandlers } from './modules/vault/grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
@@ -67,6 +69,8 @@ export function definePaymentsService(
         cards: createCardStore(),
         tokens: createTokenStore(),
         charges: createChargeStore(),
+        reports: createReportStore(),
+        receipts: createReceiptStore(),
       };
       // One set of adapters for requests and jobs: the sandbox remembers its answers by key in memory.
       const providers = options.providers ?? createProviderRegistry({ publicUrl: config.PUBLIC_URL });
@@ -115,11 +119,20 @@ export function definePaymentsService(
         log,
         clock,
         merchants: stores.merchants,
+        reports: stores.reports,
         buildsPerClient: config.REPORT_BUILDS_PER_CLIENT,
         ...(options.reportPageRows ? { pageRows: options.reportPageRows } : {}),
         ...(options.beforeReportBuild ? { beforeBuild: options.beforeReportBuild } : {}),
       };
-      const receiptDeps: ReceiptDeps = { pool, log, clock, charges: stores.charges, merchants: stores.merchants, clients: options.clients ?? createClientsPort(settingsClient!) };
+      const receiptDeps: ReceiptDeps = {
+        pool,
+        log,
+        clock,
+        charges: stores.charges,
+        merchants: stores.merchants,
+        receipts: stores.receipts,
+        clients: options.clients ?? createClientsPort(settingsClient!),
+      };
       const definition = payments.PaymentsServiceService;
       const implementation = implement(
         definition,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { payments } from '@platform/contracts';
 import { createPromiseClient, implement, startGrpcServer } from '@platform/kit';
 import type { ReceiptDeps } from '../../src/modules/receipts/app/deps';
+import { createReceiptStore } from '../../src/modules/receipts/store/receiptStore';
 import { createReceiptHandlers } from '../../src/modules/receipts/grpc/receiptHandlers';
 import { createChargeStore } from '../../src/modules/charges/store/chargeStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
@@ -32,7 +33,7 @@ const RECEIPT_RPCS = {
 export async function startReceipts(running: RunningCharges): Promise<ReceiptsServer> {
   const log = running.service.runtime.log;
   const clients = new FakeClientsPort();
-  const deps: ReceiptDeps = { pool: running.pool, log, clock: running.clock, charges: createChargeStore(), merchants: createMerchantStore(), clients };
+  const deps: ReceiptDeps = { pool: running.pool, log, clock: running.clock, charges: createChargeStore(), merchants: createMerchantStore(), receipts: createReceiptStore(), clients };
   const implementation = implement(RECEIPT_RPCS, createReceiptHandlers(deps), log);
   const server = await startGrpcServer({
     host: '127.0.0.1',

@@ -1,6 +1,7 @@
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { ChargeStore } from '../../charges/store/chargeStore';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
+import type { ReceiptStore } from '../store/receiptStore';
 
 /** What payments needs to know of a client for its documents: its name, which the settings service owns. */
 export interface ClientsPort {
@@ -15,4 +16,5 @@ export interface ReceiptDeps {
   charges: Pick<ChargeStore, 'findById'>;
   merchants: Pick<MerchantStore, 'findMerchant'>;
   clients: ClientsPort;
+  receipts: ReceiptStore;
 }

@@ -6,7 +6,7 @@ import type { Merchant } from '../../merchants/domain/merchant';
 import type { ReceiptDeps } from './deps';
 import { renderReceiptPdf } from './pdf';
 import { receiptDocument, receiptRefusal } from './rules';
-import { receiptStore, type ReceiptRecord } from '../store/receiptStore';
+import type { ReceiptRecord } from '../store/receiptStore';
 
 export const RECEIPT_NOT_AVAILABLE = 'receipt_not_available';
 
@@ -29,7 +29,7 @@ export async function createReceipt(deps: ReceiptDeps, input: { clientId: string
   const type = requireType(input.type);
   const charge = await deps.charges.findById(deps.pool, clientId, input.chargeId);
   if (!charge) throw errors.notFound('Charge', input.chargeId);
-  const existing = await receiptStore.findByCharge(deps.pool, clientId, charge.id, type);
+  const existing = await deps.receipts.findByCharge(deps.pool, clientId, charge.id, type);
   if (existing) return existing;
   const refusal = receiptRefusal(charge, type);
   if (refusal) throw errors.businessRule(RECEIPT_NOT_AVAILABLE, refusal);
@@ -37,24 +37,24 @@ export async function createReceipt(deps: ReceiptDeps, input: { clientId: string
   const [merchant, clientName] = await Promise.all([deps.merchants.findMerchant(deps.pool, clientId, charge.merchantId), deps.clients.clientName(clientId)]);
   const pdf = await renderReceiptPdf(receiptDocument(charge, type, { clientName, merchantName: merchantNameOf(merchant, charge) }));
   const receipt: ReceiptRecord = { id: randomUUID(), clientId, chargeId: charge.id, type, createdAt: deps.clock.now() };
-  await receiptStore.insertOnce(deps.pool, receipt, pdf);
-  const kept = await receiptStore.findByCharge(deps.pool, clientId, charge.id, type);
+  await deps.receipts.insertOnce(deps.pool, receipt, pdf);
+  const kept = await deps.receipts.findByCharge(deps.pool, clientId, charge.id, type);
   if (!kept) throw new Error(`receipt of charge ${charge.id} vanished after its insert`);
   if (kept.id === receipt.id) deps.log.info({ receiptId: kept.id, chargeId: charge.id, type }, 'receipt created');
   return kept;
 }
 
-export async function getReceipt(deps: Pick<ReceiptDeps, 'pool'>, input: { clientId: string; id: string }): Promise<ReceiptRecord> {
+export async function getReceipt(deps: Pick<ReceiptDeps, 'pool' | 'receipts'>, input: { clientId: string; id: string }): Promise<ReceiptRecord> {
   const clientId = requireClientId(input.clientId);
-  const found = isUuid(input.id) ? await receiptStore.find(deps.pool, clientId, input.id.toLowerCase()) : null;
+  const found = isUuid(input.id) ? await deps.receipts.find(deps.pool, clientId, input.id.toLowerCase()) : null;
   if (!found) throw errors.notFound('Receipt', input.id);
   return found;
 }
 
 /** The PDF exactly as it was made. */
-export async function readReceiptFile(deps: Pick<ReceiptDeps, 'pool'>, input: { clientId: string; id: string }): Promise<{ data: Buffer; contentType: string }> {
+export async function readReceiptFile(deps: Pick<ReceiptDeps, 'pool' | 'receipts'>, input: { clientId: string; id: string }): Promise<{ data: Buffer; contentType: string }> {
   const clientId = requireClientId(input.clientId);
-  const data = isUuid(input.id) ? await receiptStore.pdfOf(deps.pool, clientId, input.id.toLowerCase()) : null;
+  const data = isUuid(input.id) ? await deps.receipts.pdfOf(deps.pool, clientId, input.id.toLowerCase()) : null;
   if (!data) throw errors.notFound('Receipt', input.id);
   return { data, contentType: RECEIPT_CONTENT_TYPE };
 }

@@ -3,13 +3,14 @@ import { stringify } from 'csv-stringify/sync';
 import { errors, isUuid, jsonCodec, requireClientId, scheduleJob, withIdempotency, withTransaction, type Clock, type Logger, type Pool } from '@platform/kit';
 import { PAGE_ROWS, parseReportRequest, reportQuery, type ReportRequest } from '../domain/report';
 import type { MerchantStore } from '../../merchants/store/merchantStore';
-import { reportStore, type ReportRecord } from '../store/reportStore';
+import type { ReportRecord, ReportStore } from '../store/reportStore';
 
 export interface ReportDeps {
   pool: Pool;
   log: Logger;
   clock: Clock;
   merchants: Pick<MerchantStore, 'findMerchant'>;
+  reports: ReportStore;
   /** Builds one client may have running at once (REPORT_BUILDS_PER_CLIENT). */
   buildsPerClient: number;
   /** Rows per page; the product's 100,000 unless a test asks for fewer. */
@@ -36,8 +37,8 @@ function csv(rows: unknown[][]): string {
   return stringify(rows, { record_delimiter: '\r\n', escape_formulas: true, quoted_match: /^\s|\s$/ });
 }
 
-async function load(pool: Pool, clientId: string, id: string): Promise<ReportRecord> {
-  const found = isUuid(id) ? await reportStore.find(pool, clientId, id.toLowerCase()) : null;
+async function load(deps: Pick<ReportDeps, 'pool' | 'reports'>, clientId: string, id: string): Promise<ReportRecord> {
+  const found = isUuid(id) ? await deps.reports.find(deps.pool, clientId, id.toLowerCase()) : null;
   if (!found) throw errors.notFound('Report', id);
   return found;
 }
@@ -67,15 +68,15 @@ export async function createReport(deps: ReportDeps, input: { clientId: string }
   const now = deps.clock.now();
   const report: ReportRecord = { id: randomUUID(), clientId, type: parsed.type, status: 'created', fields: parsed.fields, filters: parsed.filters, pagesCount: 0, rowCount: 0, error: null, createdAt: now, updatedAt: now };
   return withIdempotency(deps.pool, { clientId, key: idempotencyKey, operation: CREATE_REPORT_OPERATION, request: input, codec: reportCodec }, async (tx) => {
-    const queue = buildQueue(clientId, (await reportStore.countOf(tx, clientId)) % Math.max(1, deps.buildsPerClient));
-    await reportStore.insert(tx, report);
+    const queue = buildQueue(clientId, (await deps.reports.countOf(tx, clientId)) % Math.max(1, deps.buildsPerClient));
+    await deps.reports.insert(tx, report);
     await scheduleJob(tx, { kind: BUILD_REPORT_JOB, runAt: now, payload: { clientId, reportId: report.id }, dedupeKey: report.id, maxAttempts: 3, queue });
     return report;
   });
 }
 
 export async function getReport(deps: ReportDeps, input: { clientId: string; id: string }): Promise<ReportRecord> {
-  return load(deps.pool, requireClientId(input.clientId), input.id);
+  return load(deps, requireClientId(input.clientId), input.id);
 }
 
 /**
@@ -84,14 +85,14 @@ export async function getReport(deps: ReportDeps, input: { clientId: string; id:
  * `empty` when no charge matched, or `error` with the reason.
  */
 export async function buildReport(deps: ReportDeps, input: { clientId: string; reportId: string }): Promise<void> {
-  const report = await reportStore.find(deps.pool, input.clientId, input.reportId);
+  const report = await deps.reports.find(deps.pool, input.clientId, input.reportId);
   if (!report || report.status === 'ready' || report.status === 'empty') return;
-  await reportStore.setOutcome(deps.pool, { ...report, status: 'processing', updatedAt: deps.clock.now() });
+  await deps.reports.setOutcome(deps.pool, { ...report, status: 'processing', updatedAt: deps.clock.now() });
   await deps.beforeBuild?.({ clientId: report.clientId, id: report.id });
   const pageRows = deps.pageRows ?? PAGE_ROWS;
   try {
     const outcome = await withTransaction(deps.pool, async (tx) => {
-      await reportStore.clearChunks(tx, report.id);
+      await deps.reports.clearChunks(tx, report.id);
       const query = reportQuery(report.clientId, report.fields, report.filters);
       await tx.query(`DECLARE report_rows NO SCROLL CURSOR FOR ${query.text}`, query.values);
       let rowCount = 0;
@@ -101,7 +102,7 @@ export async function buildReport(deps: ReportDeps, input: { clientId: string; r
       let pending = '';
       const flush = async () => {
         if (pending.length === 0) return;
-        await reportStore.insertChunk(tx, report.id, page, seq, pending);
+        await deps.reports.insertChunk(tx, report.id, page, seq, pending);
         seq += 1;
         pending = '';
       };
@@ -133,7 +134,7 @@ export async function buildReport(deps: ReportDeps, input: { clientId: string; r
       await tx.query('CLOSE report_rows');
       return { rowCount, pagesCount: page };
     });
-    await reportStore.setOutcome(deps.pool, {
+    await deps.reports.setOutcome(deps.pool, {
       ...report,
       status: outcome.rowCount === 0 ? 'empty' : 'ready',
       pagesCount: outcome.pagesCount,
@@ -143,17 +144,17 @@ export async function buildReport(deps: ReportDeps, input: { clientId: string; r
     });
   } catch (error) {
     deps.log.error({ err: error, reportId: report.id }, 'report build failed');
-    await reportStore.setOutcome(deps.pool, { ...report, status: 'error', error: 'The report could not be built', updatedAt: deps.clock.now() });
+    await deps.reports.setOutcome(deps.pool, { ...report, status: 'error', error: 'The report could not be built', updatedAt: deps.clock.now() });
   }
 }
 
 /** A page of a ready report, chunk after chunk (UTF-8), read one at a time so that memory stays flat. */
 export async function* readReportPage(deps: ReportDeps, input: { clientId: string; id: string; page: number }): AsyncGenerator<Buffer> {
-  const report = await load(deps.pool, requireClientId(input.clientId), input.id);
+  const report = await load(deps, requireClientId(input.clientId), input.id);
   if (report.status !== 'ready') throw errors.businessRule('report_not_ready', `The report is ${report.status}: no file to read`);
   if (!Number.isInteger(input.page) || input.page < 1 || input.page > report.pagesCount) throw errors.notFound('Report page', String(input.page));
   for (let seq = 0; ; seq += 1) {
-    const data = await reportStore.chunk(deps.pool, report.id, input.page, seq);
+    const data = await deps.reports.chunk(deps.pool, report.id, input.page, seq);
     if (data === null) return;
     yield Buffer.from(data, 'utf8');
   }
