@@ -25,6 +25,7 @@ import { createReceiptStore } from './modules/receipts/store/receiptStore';
 import { createReportHandlers } from './modules/reports/grpc/reportHandlers';
 import { createReportStore } from './modules/reports/store/reportStore';
 import { createSubscriptionHandlers } from './modules/subscriptions/grpc/subscriptionHandlers';
+import { createSubscriptionStore } from './modules/subscriptions/store/subscriptionStore';
 import { createVaultHandlers } from './modules/vault/grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
 import { createCardStore } from './modules/vault/store/cardStore';
@@ -70,6 +71,7 @@ export function definePaymentsService(
         tokens: createTokenStore(),
         charges: createChargeStore(),
         reports: createReportStore(),
+        subscriptions: createSubscriptionStore(),
         receipts: createReceiptStore(),
       };
       // One set of adapters for requests and jobs: the sandbox remembers its answers by key in memory.
@@ -107,6 +109,7 @@ export function definePaymentsService(
         log,
         clock,
         outbox,
+        subscriptions: stores.subscriptions,
         merchants: stores.merchants,
         cards: stores.cards,
         customers: customersPort,

@@ -6,7 +6,7 @@ import { cycleDueAt, type Interval } from '../domain/calendar';
 import { afterFailedAttempt, type RetryPolicy } from '../domain/dunning';
 import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 import { recordCycleEvent, recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
-import { subscriptionStore } from '../store/subscriptionStore';
+import type { SubscriptionStore } from '../store/subscriptionStore';
 import { createCharge } from '../../charges/app/createCharge';
 import type { SubscriptionDeps } from './deps';
 import { getSubscription, openCycle, scheduleAttempt, type SubscriptionView } from './subscriptions';
@@ -30,11 +30,11 @@ function stepped(status: string, event: SubscriptionEvent): string {
  * read in the statement that waited for the cycle's lock, they would be those of the statement's start, and a
  * second runner would add an attempt the first one had just written.
  */
-async function lockCycle(tx: Queryable, clientId: string, cycleId: string): Promise<{ cycle: CycleRecord; subscription: SubscriptionRecord } | undefined> {
-  const seen = await subscriptionStore.findCycle(tx, clientId, cycleId);
+async function lockCycle(store: SubscriptionStore, tx: Queryable, clientId: string, cycleId: string): Promise<{ cycle: CycleRecord; subscription: SubscriptionRecord } | undefined> {
+  const seen = await store.findCycle(tx, clientId, cycleId);
   if (!seen) return undefined;
-  const subscription = await subscriptionStore.find(tx, clientId, seen.subscriptionId, { forUpdate: true });
-  const cycle = await subscriptionStore.findCycle(tx, clientId, cycleId, { forUpdate: true });
+  const subscription = await store.find(tx, clientId, seen.subscriptionId, { forUpdate: true });
+  const cycle = await store.findCycle(tx, clientId, cycleId, { forUpdate: true });
   return subscription && cycle ? { cycle, subscription } : undefined;
 }
 
@@ -49,7 +49,7 @@ type Outcome = { status: 'authorized'; chargeId: string } | { status: 'failed'; 
 export async function billCycle(deps: SubscriptionDeps, input: { clientId: string; cycleId: string; attempt?: number; asOf: Date }): Promise<void> {
   const clientId = requireClientId(input.clientId);
   const prepared = await withTransaction(deps.pool, async (tx) => {
-    const locked = isUuid(input.cycleId) ? await lockCycle(tx, clientId, input.cycleId) : undefined;
+    const locked = isUuid(input.cycleId) ? await lockCycle(deps.subscriptions, tx, clientId, input.cycleId) : undefined;
     if (!locked) return undefined;
     const { cycle, subscription } = locked;
     if (cycle.nextAttemptAt === null || cycle.nextAttemptAt.getTime() > input.asOf.getTime()) return undefined;
@@ -57,10 +57,10 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
     if (input.attempt !== undefined && input.attempt !== attempt) return undefined;
     if (subscription.status === 'paused' || FINAL.has(subscription.status)) {
       // Nothing is billed while paused or after the end: the cycle is missed.
-      await subscriptionStore.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: input.asOf });
+      await deps.subscriptions.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: input.asOf });
       return undefined;
     }
-    if (cycle.status !== 'pending') await subscriptionStore.updateCycle(tx, { ...cycle, status: 'pending', updatedAt: input.asOf });
+    if (cycle.status !== 'pending') await deps.subscriptions.updateCycle(tx, { ...cycle, status: 'pending', updatedAt: input.asOf });
     return { cycle, subscription, attempt };
   });
   if (!prepared) return;
@@ -70,10 +70,10 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
   const policy: RetryPolicy =
     cycle.retryDays !== null ? { retryDays: cycle.retryDays, cancelAfterAllRetries: cycle.cancelAfterAllRetries ?? false } : { retryDays: settings.retryDays, cancelAfterAllRetries: settings.cancelAfterAllRetries };
   await withTransaction(deps.pool, async (tx) => {
-    const { cycle: current, subscription: sub } = (await lockCycle(tx, clientId, cycle.id))!;
+    const { cycle: current, subscription: sub } = (await lockCycle(deps.subscriptions, tx, clientId, cycle.id))!;
     if (current.attempts.length >= attempt) return;
     const at = input.asOf;
-    await subscriptionStore.insertAttempt(tx, clientId, cycle.id, {
+    await deps.subscriptions.insertAttempt(tx, clientId, cycle.id, {
       attempt,
       chargeId: outcome.chargeId,
       status: outcome.status,
@@ -83,7 +83,7 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
     const attempts = [...current.attempts, { attempt, chargeId: outcome.chargeId, status: outcome.status, declinedCode: outcome.status === 'failed' ? outcome.declinedCode : null, attemptedAt: at }];
     if (outcome.status === 'authorized') {
       const paidCycle: CycleRecord = { ...current, attempts, status: 'authorized', nextAttemptAt: null, updatedAt: at };
-      await subscriptionStore.updateCycle(tx, paidCycle);
+      await deps.subscriptions.updateCycle(tx, paidCycle);
       const next: SubscriptionRecord = { ...sub, status: stepped(sub.status, 'cycle_paid'), cyclesBilled: sub.cyclesBilled + 1, updatedAt: at };
       await recordCycleEvent(tx, SUBSCRIPTION_EVENTS.cyclePaid, paidCycle, at);
       if (next.status === 'active' && sub.status !== 'active') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.activated, next, at);
@@ -100,20 +100,20 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
       nextAttemptAt: decision.kind === 'retry' ? decision.retryAt : null,
       updatedAt: at,
     };
-    await subscriptionStore.updateCycle(tx, failedCycle);
+    await deps.subscriptions.updateCycle(tx, failedCycle);
     await recordCycleEvent(tx, SUBSCRIPTION_EVENTS.cycleFailed, failedCycle, at);
     if (decision.kind === 'retry') {
       await scheduleAttempt(tx, failedCycle, attempt + 1, decision.retryAt);
       const next: SubscriptionRecord = { ...sub, status: stepped(sub.status, 'cycle_failed'), updatedAt: at };
       if (next.status !== sub.status) await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.unpaid, next, at);
-      await subscriptionStore.update(tx, next);
+      await deps.subscriptions.update(tx, next);
       return;
     }
     // Every attempt failed: canceled when the policy says so, else unpaid and the next cycle is still billed.
     const failedStatus = stepped(stepped(sub.status, 'cycle_failed'), decision.cancel ? 'retries_exhausted_cancel' : 'retries_exhausted_keep');
     const next: SubscriptionRecord = { ...sub, status: failedStatus, cyclesBilled: sub.cyclesBilled + 1, updatedAt: at, ...(failedStatus === 'canceled' ? { canceledAt: at } : {}) };
     if (failedStatus === 'canceled') {
-      await subscriptionStore.update(tx, next);
+      await deps.subscriptions.update(tx, next);
       await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.canceled, next, at);
       return;
     }
@@ -124,16 +124,16 @@ export async function billCycle(deps: SubscriptionDeps, input: { clientId: strin
 }
 
 /** After a cycle ended (paid, or given up): `expired` when the cycles are all billed, else the next cycle is opened. */
-async function afterCycle(_deps: SubscriptionDeps, tx: Queryable, subscription: SubscriptionRecord, at: Date): Promise<void> {
+async function afterCycle(deps: SubscriptionDeps, tx: Queryable, subscription: SubscriptionRecord, at: Date): Promise<void> {
   if (subscription.cycles !== null && subscription.cyclesBilled >= subscription.cycles) {
     const expired: SubscriptionRecord = { ...subscription, status: stepped(subscription.status, 'cycles_reached'), updatedAt: at };
-    await subscriptionStore.update(tx, expired);
+    await deps.subscriptions.update(tx, expired);
     await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.expired, expired, at);
     return;
   }
   const next: SubscriptionRecord = { ...subscription, nextCycle: subscription.nextCycle + 1 };
-  await subscriptionStore.update(tx, next);
-  if (!FINAL.has(next.status)) await openCycle(tx, next, subscription.nextCycle, at);
+  await deps.subscriptions.update(tx, next);
+  if (!FINAL.has(next.status)) await openCycle(deps.subscriptions, tx, next, subscription.nextCycle, at);
 }
 
 /** The cycle's charge: the subscription's card, the cycle's amount, the client's statement descriptor. */
@@ -207,7 +207,7 @@ export async function advanceSubscription(deps: SubscriptionDeps, input: { clien
   const { subscription } = await getSubscription(deps, { clientId, id: input.id });
   if (Number.isNaN(input.to.getTime())) throw errors.validation('to must be an RFC 3339 date-time', [{ field: 'to', message: 'must be an RFC 3339 date-time' }]);
   const token = randomUUID();
-  if (!(await subscriptionStore.claimAdvance(deps.pool, clientId, subscription.id, token, ADVANCE_CLAIM_STALE_MS, instanceKeyOf(deps.pool)))) {
+  if (!(await deps.subscriptions.claimAdvance(deps.pool, clientId, subscription.id, token, ADVANCE_CLAIM_STALE_MS, instanceKeyOf(deps.pool)))) {
     throw errors.conflict(`An advance of subscription ${subscription.id} is running; try again when it has finished`, 'subscription_advance_in_progress');
   }
   try {
@@ -221,7 +221,7 @@ export async function advanceSubscription(deps: SubscriptionDeps, input: { clien
       );
     }
     for (let step = 0; step < cycles * MAX_ATTEMPTS_PER_CYCLE; step += 1) {
-      const [due] = await subscriptionStore.dueCycles(deps.pool, clientId, subscription.id, input.to);
+      const [due] = await deps.subscriptions.dueCycles(deps.pool, clientId, subscription.id, input.to);
       if (!due) break;
       if (input.signal?.aborted) {
         // The caller is gone (it gave up, or its deadline passed): what is billed stays, each attempt whole, and the
@@ -231,13 +231,13 @@ export async function advanceSubscription(deps: SubscriptionDeps, input: { clien
       }
       const before = `${due.id}:${due.attempts.length}:${due.status}`;
       await billCycle(deps, { clientId, cycleId: due.id, asOf: due.nextAttemptAt! });
-      const after = await subscriptionStore.findCycle(deps.pool, clientId, due.id);
+      const after = await deps.subscriptions.findCycle(deps.pool, clientId, due.id);
       if (after && `${after.id}:${after.attempts.length}:${after.status}` === before) {
         throw errors.conflict('A cycle of this subscription is being billed right now; try again in a moment', 'cycle_in_progress');
       }
     }
   } finally {
-    await subscriptionStore.releaseAdvance(deps.pool, clientId, subscription.id, token).catch((err: unknown) => {
+    await deps.subscriptions.releaseAdvance(deps.pool, clientId, subscription.id, token).catch((err: unknown) => {
       deps.log.warn({ err, subscriptionId: subscription.id }, 'an advance could not release its claim; it lapses by itself');
     });
   }

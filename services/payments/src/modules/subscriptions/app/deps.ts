@@ -4,6 +4,7 @@ import type { MerchantStore } from '../../merchants/store/merchantStore';
 import type { ChargeDeps } from '../../charges/app/deps';
 import type { CustomersPort } from '../../../shared/customersPort';
 import type { SellersPort } from '../../../shared/sellersPort';
+import type { SubscriptionStore } from '../store/subscriptionStore';
 import type { SubscriptionSettingsPort } from './settingsPort';
 
 /** What the subscriptions engine works with; service.ts builds the real ones. */
@@ -12,6 +13,7 @@ export interface SubscriptionDeps {
   log: Logger;
   clock: Clock;
   outbox?: { kick(): void };
+  subscriptions: SubscriptionStore;
   merchants: Pick<MerchantStore, 'findMerchant'>;
   cards: Pick<CardStore, 'findById'>;
   customers: CustomersPort;

@@ -6,7 +6,7 @@ import { cycleDueAt, type Interval } from '../domain/calendar';
 import { parseItems, parseNewSubscription, type NewSubscriptionInput } from '../domain/newSubscription';
 import type { CycleRecord, SubscriptionRecord } from '../domain/subscription';
 import { recordSubscriptionEvent, SUBSCRIPTION_EVENTS } from '../events/subscriptionEvents';
-import { subscriptionStore } from '../store/subscriptionStore';
+import type { SubscriptionStore } from '../store/subscriptionStore';
 import { BILL_CYCLE_JOB, type SubscriptionDeps } from './deps';
 
 /** The job key of an attempt: one job per cycle and attempt, however often it is scheduled. */
@@ -19,7 +19,7 @@ export async function scheduleAttempt(tx: Queryable, cycle: Pick<CycleRecord, 'i
 }
 
 /** Creates cycle `number` of the subscription, due on its schedule, with the job of its first attempt. */
-export async function openCycle(tx: Queryable, subscription: SubscriptionRecord, number: number, now: Date): Promise<CycleRecord> {
+export async function openCycle(store: SubscriptionStore, tx: Queryable, subscription: SubscriptionRecord, number: number, now: Date): Promise<CycleRecord> {
   const dueAt = cycleDueAt(subscription.anchor, subscription.interval as Interval, number);
   const cycle: CycleRecord = {
     id: randomUUID(),
@@ -36,12 +36,12 @@ export async function openCycle(tx: Queryable, subscription: SubscriptionRecord,
     createdAt: now,
     updatedAt: now,
   };
-  if (await subscriptionStore.insertCycle(tx, cycle)) await scheduleAttempt(tx, cycle, 1, dueAt);
+  if (await store.insertCycle(tx, cycle)) await scheduleAttempt(tx, cycle, 1, dueAt);
   return cycle;
 }
 
-async function load(db: Queryable, clientId: string, id: string, forUpdate = false): Promise<SubscriptionRecord> {
-  const found = isUuid(id) ? await subscriptionStore.find(db, clientId, id.toLowerCase(), { forUpdate }) : null;
+async function load(store: SubscriptionStore, db: Queryable, clientId: string, id: string, forUpdate = false): Promise<SubscriptionRecord> {
+  const found = isUuid(id) ? await store.find(db, clientId, id.toLowerCase(), { forUpdate }) : null;
   if (!found) throw errors.notFound('Subscription', id);
   return found;
 }
@@ -52,8 +52,8 @@ export interface SubscriptionView {
   nextBillingAt: Date | null;
 }
 
-async function view(db: Queryable, subscription: SubscriptionRecord): Promise<SubscriptionView> {
-  return { subscription, nextBillingAt: await subscriptionStore.nextAttemptAt(db, subscription.clientId, subscription.id) };
+async function view(store: SubscriptionStore, db: Queryable, subscription: SubscriptionRecord): Promise<SubscriptionView> {
+  return { subscription, nextBillingAt: await store.nextAttemptAt(db, subscription.clientId, subscription.id) };
 }
 
 /** The card is a saved card of the caller, linked to the subscription's customer. */
@@ -126,11 +126,11 @@ export async function createSubscription(
         await deps.sellers.checkSplitReceivers(clientId, parsed.merchantId, splitRules.map((r) => r.sellerId));
       }),
     commit: async (tx) => {
-      await subscriptionStore.insert(tx, subscription);
-      await openCycle(tx, subscription, 1, now);
+      await deps.subscriptions.insert(tx, subscription);
+      await openCycle(deps.subscriptions, tx, subscription, 1, now);
       await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.created, subscription, now);
       if (subscription.status === 'trialing') await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.trialStarted, subscription, now);
-      return view(tx, subscription);
+      return view(deps.subscriptions, tx, subscription);
     },
   });
   deps.outbox?.kick();
@@ -138,7 +138,7 @@ export async function createSubscription(
 }
 
 export async function getSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string }): Promise<SubscriptionView> {
-  return view(deps.pool, await load(deps.pool, requireClientId(input.clientId), input.id));
+  return view(deps.subscriptions, deps.pool, await load(deps.subscriptions, deps.pool, requireClientId(input.clientId), input.id));
 }
 
 export async function listSubscriptions(
@@ -148,8 +148,8 @@ export async function listSubscriptions(
   const clientId = requireClientId(input.clientId);
   if (input.customerId && !isUuid(input.customerId)) throw errors.validation('customerId must be a UUID', [{ field: 'customerId', message: 'must be a UUID' }]);
   const page = toPage(input.page);
-  const { items, total } = await subscriptionStore.list(deps.pool, clientId, { statuses: input.statuses, ...(input.customerId ? { customerId: input.customerId.toLowerCase() } : {}) }, page);
-  const views = await Promise.all(items.map((s) => view(deps.pool, s)));
+  const { items, total } = await deps.subscriptions.list(deps.pool, clientId, { statuses: input.statuses, ...(input.customerId ? { customerId: input.customerId.toLowerCase() } : {}) }, page);
+  const views = await Promise.all(items.map((s) => view(deps.subscriptions, deps.pool, s)));
   return { items: views, meta: pageMeta(page, items.length, total) };
 }
 
@@ -163,11 +163,11 @@ export async function replaceSubscription(
   if (!isUuid(input.cardId)) throw errors.validation('paymentMethod.card.cardId must be a UUID', [{ field: 'paymentMethod.card.cardId', message: 'must be a UUID' }]);
   const name = input.name === undefined ? undefined : input.name.trim();
   if (name !== undefined && (name.length === 0 || name.length > 200)) throw errors.validation('name must have 1 to 200 characters', [{ field: 'name', message: 'must have 1 to 200 characters' }]);
-  const current = await load(deps.pool, clientId, input.id);
+  const current = await load(deps.subscriptions, deps.pool, clientId, input.id);
   await requireCustomerCard(deps, clientId, current.customerId, input.cardId.toLowerCase());
   const now = deps.clock.now();
   const replaced = await withTransaction(deps.pool, async (tx) => {
-    const subscription = await load(tx, clientId, input.id, true);
+    const subscription = await load(deps.subscriptions, tx, clientId, input.id, true);
     if (subscription.status === 'canceled' || subscription.status === 'expired') {
       throw errors.businessRule('subscription_status_transition_not_allowed', `A ${subscription.status} subscription cannot change`);
     }
@@ -180,12 +180,12 @@ export async function replaceSubscription(
       ...(input.installments ? { installments: input.installments } : {}),
       updatedAt: now,
     };
-    await subscriptionStore.update(tx, next);
-    for (const cycle of await subscriptionStore.openCycles(tx, clientId, subscription.id)) {
-      if (cycle.attempts.length === 0) await subscriptionStore.setCycleAmount(tx, clientId, cycle.id, amount, now);
+    await deps.subscriptions.update(tx, next);
+    for (const cycle of await deps.subscriptions.openCycles(tx, clientId, subscription.id)) {
+      if (cycle.attempts.length === 0) await deps.subscriptions.setCycleAmount(tx, clientId, cycle.id, amount, now);
     }
     await recordSubscriptionEvent(tx, SUBSCRIPTION_EVENTS.updated, next, now);
-    return view(tx, next);
+    return view(deps.subscriptions, tx, next);
   });
   deps.outbox?.kick();
   return replaced;
@@ -195,7 +195,7 @@ export async function replaceSubscription(
 export async function cancelSubscription(deps: SubscriptionDeps, input: { clientId: string; id: string }): Promise<SubscriptionView> {
   return changeStatus(deps, input, async (tx, subscription, now) => {
     const next: SubscriptionRecord = { ...subscription, status: nextSubscriptionStatus(subscription.status as never, 'cancel'), canceledAt: now, updatedAt: now };
-    await cancelOpenCycles(tx, next, now);
+    await cancelOpenCycles(deps.subscriptions, tx, next, now);
     return { next, event: SUBSCRIPTION_EVENTS.canceled };
   });
 }
@@ -216,24 +216,24 @@ export async function resumeSubscription(deps: SubscriptionDeps, input: { client
   return changeStatus(deps, input, async (tx, subscription, now) => {
     const status = nextSubscriptionStatus(subscription.status as never, 'resume', { resumeTo: (subscription.pausedFrom ?? 'active') as never });
     const next: SubscriptionRecord = { ...subscription, status, pausedFrom: null, pausedAt: null, updatedAt: now };
-    const open = await subscriptionStore.openCycles(tx, subscription.clientId, subscription.id);
+    const open = await deps.subscriptions.openCycles(tx, subscription.clientId, subscription.id);
     const ahead = open.filter((c) => c.nextAttemptAt !== null && c.nextAttemptAt.getTime() >= now.getTime());
     for (const missed of open.filter((c) => !ahead.includes(c))) {
-      await subscriptionStore.updateCycle(tx, { ...missed, status: 'canceled', nextAttemptAt: null, updatedAt: now });
+      await deps.subscriptions.updateCycle(tx, { ...missed, status: 'canceled', nextAttemptAt: null, updatedAt: now });
     }
     if (ahead.length === 0 && (next.cycles === null || next.cyclesBilled < next.cycles)) {
       let number = next.nextCycle;
       while (cycleDueAt(next.anchor, next.interval as Interval, number).getTime() < now.getTime()) number += 1;
-      await openCycle(tx, next, number, now);
+      await openCycle(deps.subscriptions, tx, next, number, now);
       next.nextCycle = number + 1;
     }
     return { next, event: SUBSCRIPTION_EVENTS.resumed };
   });
 }
 
-async function cancelOpenCycles(tx: Queryable, subscription: SubscriptionRecord, now: Date): Promise<void> {
-  for (const cycle of await subscriptionStore.openCycles(tx, subscription.clientId, subscription.id)) {
-    await subscriptionStore.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: now });
+async function cancelOpenCycles(store: SubscriptionStore, tx: Queryable, subscription: SubscriptionRecord, now: Date): Promise<void> {
+  for (const cycle of await store.openCycles(tx, subscription.clientId, subscription.id)) {
+    await store.updateCycle(tx, { ...cycle, status: 'canceled', nextAttemptAt: null, updatedAt: now });
   }
 }
 
@@ -245,11 +245,11 @@ async function changeStatus(
   const clientId = requireClientId(input.clientId);
   const now = deps.clock.now();
   const changed = await withTransaction(deps.pool, async (tx) => {
-    const subscription = await load(tx, clientId, input.id, true);
+    const subscription = await load(deps.subscriptions, tx, clientId, input.id, true);
     const { next, event } = await change(tx, subscription, now);
-    await subscriptionStore.update(tx, next);
+    await deps.subscriptions.update(tx, next);
     await recordSubscriptionEvent(tx, event, next, now);
-    return view(tx, next);
+    return view(deps.subscriptions, tx, next);
   });
   deps.outbox?.kick();
   return changed;
@@ -260,16 +260,16 @@ export async function listCycles(
   input: { clientId: string; subscriptionId: string; page?: PageInput },
 ): Promise<{ items: CycleRecord[]; meta: PageMeta }> {
   const clientId = requireClientId(input.clientId);
-  const subscription = await load(deps.pool, clientId, input.subscriptionId);
+  const subscription = await load(deps.subscriptions, deps.pool, clientId, input.subscriptionId);
   const page = toPage(input.page);
-  const { items, total } = await subscriptionStore.cyclesOf(deps.pool, clientId, subscription.id, page);
+  const { items, total } = await deps.subscriptions.cyclesOf(deps.pool, clientId, subscription.id, page);
   return { items, meta: pageMeta(page, items.length, total) };
 }
 
 export async function getCycle(deps: SubscriptionDeps, input: { clientId: string; subscriptionId: string; id: string }): Promise<CycleRecord> {
   const clientId = requireClientId(input.clientId);
-  const subscription = await load(deps.pool, clientId, input.subscriptionId);
-  const cycle = isUuid(input.id) ? await subscriptionStore.findCycle(deps.pool, clientId, input.id.toLowerCase()) : null;
+  const subscription = await load(deps.subscriptions, deps.pool, clientId, input.subscriptionId);
+  const cycle = isUuid(input.id) ? await deps.subscriptions.findCycle(deps.pool, clientId, input.id.toLowerCase()) : null;
   if (!cycle || cycle.subscriptionId !== subscription.id) throw errors.notFound('Cycle', input.id);
   return cycle;
 }

@@ -108,163 +108,167 @@ function toCycle(row: CycleRow): CycleRecord {
 }
 
 /** SQL for subscriptions, their cycles and attempts; every query is scoped by client. */
-export const subscriptionStore = {
-  async insert(db: Queryable, s: SubscriptionRecord): Promise<void> {
-    await db.query(
-      `INSERT INTO subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
-      [
-        s.id,
-        s.clientId,
-        s.merchantId,
-        s.customerId,
-        s.cardId,
-        s.name,
-        JSON.stringify(s.items),
-        s.amount,
-        s.currency,
-        s.interval,
-        s.cycles,
-        s.anchor,
-        s.startAt,
-        s.trialEndAt,
-        s.installments,
-        JSON.stringify(s.splitRules),
-        s.status,
-        s.pausedFrom,
-        s.nextCycle,
-        s.cyclesBilled,
-        s.createdAt,
-        s.updatedAt,
-        s.canceledAt,
-        s.pausedAt,
-      ],
-    );
-  },
+export function createSubscriptionStore() {
+  return {
+    async insert(db: Queryable, s: SubscriptionRecord): Promise<void> {
+      await db.query(
+        `INSERT INTO subscriptions (${SUBSCRIPTION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`,
+        [
+          s.id,
+          s.clientId,
+          s.merchantId,
+          s.customerId,
+          s.cardId,
+          s.name,
+          JSON.stringify(s.items),
+          s.amount,
+          s.currency,
+          s.interval,
+          s.cycles,
+          s.anchor,
+          s.startAt,
+          s.trialEndAt,
+          s.installments,
+          JSON.stringify(s.splitRules),
+          s.status,
+          s.pausedFrom,
+          s.nextCycle,
+          s.cyclesBilled,
+          s.createdAt,
+          s.updatedAt,
+          s.canceledAt,
+          s.pausedAt,
+        ],
+      );
+    },
 
-  async update(db: Queryable, s: SubscriptionRecord): Promise<void> {
-    await db.query(
-      `UPDATE subscriptions SET card_id = $3, name = $4, items = $5, amount = $6, installments = $7, status = $8, paused_from = $9, next_cycle = $10,
-              cycles_billed = $11, updated_at = $12, canceled_at = $13, paused_at = $14
-       WHERE client_id = $1 AND id = $2`,
-      [s.clientId, s.id, s.cardId, s.name, JSON.stringify(s.items), s.amount, s.installments, s.status, s.pausedFrom, s.nextCycle, s.cyclesBilled, s.updatedAt, s.canceledAt, s.pausedAt],
-    );
-  },
+    async update(db: Queryable, s: SubscriptionRecord): Promise<void> {
+      await db.query(
+        `UPDATE subscriptions SET card_id = $3, name = $4, items = $5, amount = $6, installments = $7, status = $8, paused_from = $9, next_cycle = $10,
+                cycles_billed = $11, updated_at = $12, canceled_at = $13, paused_at = $14
+         WHERE client_id = $1 AND id = $2`,
+        [s.clientId, s.id, s.cardId, s.name, JSON.stringify(s.items), s.amount, s.installments, s.status, s.pausedFrom, s.nextCycle, s.cyclesBilled, s.updatedAt, s.canceledAt, s.pausedAt],
+      );
+    },
 
-  async find(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRecord | null> {
-    const { rows } = await db.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [
-      clientId,
-      id,
-    ]);
-    return rows[0] ? toSubscription(rows[0]) : null;
-  },
+    async find(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRecord | null> {
+      const { rows } = await db.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE client_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [
+        clientId,
+        id,
+      ]);
+      return rows[0] ? toSubscription(rows[0]) : null;
+    },
 
-  async list(db: Queryable, clientId: string, filters: { statuses?: readonly string[]; customerId?: string }, page: Page): Promise<{ items: SubscriptionRecord[]; total: number }> {
-    const args: unknown[] = [clientId];
-    const where = ['client_id = $1'];
-    if (filters.statuses && filters.statuses.length > 0) {
-      args.push(filters.statuses);
-      where.push(`status = ANY($${args.length}::text[])`);
-    }
-    if (filters.customerId) {
-      args.push(filters.customerId);
-      where.push(`customer_id = $${args.length}::uuid`);
-    }
-    args.push(page.limit, page.offset);
-    const { rows } = await db.query<SubscriptionRow & { total: string }>(
-      `SELECT ${SUBSCRIPTION_COLUMNS}, count(*) OVER () AS total FROM subscriptions WHERE ${where.join(' AND ')}
-       ORDER BY created_at ${page.direction}, id LIMIT $${args.length - 1} OFFSET $${args.length}`,
-      args,
-    );
-    return { items: rows.map(toSubscription), total: rows[0] ? Number(rows[0].total) : 0 };
-  },
+    async list(db: Queryable, clientId: string, filters: { statuses?: readonly string[]; customerId?: string }, page: Page): Promise<{ items: SubscriptionRecord[]; total: number }> {
+      const args: unknown[] = [clientId];
+      const where = ['client_id = $1'];
+      if (filters.statuses && filters.statuses.length > 0) {
+        args.push(filters.statuses);
+        where.push(`status = ANY($${args.length}::text[])`);
+      }
+      if (filters.customerId) {
+        args.push(filters.customerId);
+        where.push(`customer_id = $${args.length}::uuid`);
+      }
+      args.push(page.limit, page.offset);
+      const { rows } = await db.query<SubscriptionRow & { total: string }>(
+        `SELECT ${SUBSCRIPTION_COLUMNS}, count(*) OVER () AS total FROM subscriptions WHERE ${where.join(' AND ')}
+         ORDER BY created_at ${page.direction}, id LIMIT $${args.length - 1} OFFSET $${args.length}`,
+        args,
+      );
+      return { items: rows.map(toSubscription), total: rows[0] ? Number(rows[0].total) : 0 };
+    },
 
-  /** Creates a cycle; false when that cycle of the subscription exists (it is created once). */
-  async insertCycle(db: Queryable, c: Omit<CycleRecord, 'attempts'>): Promise<boolean> {
-    const { rowCount } = await db.query(
-      `INSERT INTO subscription_cycles (id, client_id, subscription_id, number, status, amount, due_at, next_attempt_at, retry_days, cancel_after_all_retries, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (subscription_id, number) DO NOTHING`,
-      [c.id, c.clientId, c.subscriptionId, c.number, c.status, c.amount, c.dueAt, c.nextAttemptAt, c.retryDays === null ? null : JSON.stringify(c.retryDays), c.cancelAfterAllRetries, c.createdAt, c.updatedAt],
-    );
-    return rowCount === 1;
-  },
+    /** Creates a cycle; false when that cycle of the subscription exists (it is created once). */
+    async insertCycle(db: Queryable, c: Omit<CycleRecord, 'attempts'>): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `INSERT INTO subscription_cycles (id, client_id, subscription_id, number, status, amount, due_at, next_attempt_at, retry_days, cancel_after_all_retries, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (subscription_id, number) DO NOTHING`,
+        [c.id, c.clientId, c.subscriptionId, c.number, c.status, c.amount, c.dueAt, c.nextAttemptAt, c.retryDays === null ? null : JSON.stringify(c.retryDays), c.cancelAfterAllRetries, c.createdAt, c.updatedAt],
+      );
+      return rowCount === 1;
+    },
 
-  async updateCycle(db: Queryable, c: CycleRecord): Promise<void> {
-    await db.query(
-      `UPDATE subscription_cycles SET status = $3, next_attempt_at = $4, retry_days = $5, cancel_after_all_retries = $6, updated_at = $7 WHERE client_id = $1 AND id = $2`,
-      [c.clientId, c.id, c.status, c.nextAttemptAt, c.retryDays === null ? null : JSON.stringify(c.retryDays), c.cancelAfterAllRetries, c.updatedAt],
-    );
-  },
+    async updateCycle(db: Queryable, c: CycleRecord): Promise<void> {
+      await db.query(
+        `UPDATE subscription_cycles SET status = $3, next_attempt_at = $4, retry_days = $5, cancel_after_all_retries = $6, updated_at = $7 WHERE client_id = $1 AND id = $2`,
+        [c.clientId, c.id, c.status, c.nextAttemptAt, c.retryDays === null ? null : JSON.stringify(c.retryDays), c.cancelAfterAllRetries, c.updatedAt],
+      );
+    },
 
-  async insertAttempt(db: Queryable, clientId: string, cycleId: string, a: CycleAttempt): Promise<void> {
-    await db.query(
-      'INSERT INTO subscription_cycle_attempts (cycle_id, client_id, attempt, charge_id, status, declined_code, attempted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [cycleId, clientId, a.attempt, a.chargeId, a.status, a.declinedCode, a.attemptedAt],
-    );
-  },
+    async insertAttempt(db: Queryable, clientId: string, cycleId: string, a: CycleAttempt): Promise<void> {
+      await db.query(
+        'INSERT INTO subscription_cycle_attempts (cycle_id, client_id, attempt, charge_id, status, declined_code, attempted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [cycleId, clientId, a.attempt, a.chargeId, a.status, a.declinedCode, a.attemptedAt],
+      );
+    },
 
-  async findCycle(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<CycleRecord | null> {
-    const { rows } = await db.query<CycleRow>(`${CYCLE_SELECT} WHERE c.client_id = $1 AND c.id = $2${options.forUpdate ? ' FOR UPDATE OF c' : ''}`, [clientId, id]);
-    return rows[0] ? toCycle(rows[0]) : null;
-  },
+    async findCycle(db: Queryable, clientId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<CycleRecord | null> {
+      const { rows } = await db.query<CycleRow>(`${CYCLE_SELECT} WHERE c.client_id = $1 AND c.id = $2${options.forUpdate ? ' FOR UPDATE OF c' : ''}`, [clientId, id]);
+      return rows[0] ? toCycle(rows[0]) : null;
+    },
 
-  async cyclesOf(db: Queryable, clientId: string, subscriptionId: string, page: Page): Promise<{ items: CycleRecord[]; total: number }> {
-    const { rows } = await db.query<CycleRow & { total: string }>(
-      `${CYCLE_SELECT.replace('FROM subscription_cycles c', ', count(*) OVER () AS total FROM subscription_cycles c')}
-       WHERE c.client_id = $1 AND c.subscription_id = $2 ORDER BY c.number ${page.direction === 'ASC' ? 'ASC' : 'DESC'} LIMIT $3 OFFSET $4`,
-      [clientId, subscriptionId, page.limit, page.offset],
-    );
-    return { items: rows.map(toCycle), total: rows[0] ? Number(rows[0].total) : 0 };
-  },
+    async cyclesOf(db: Queryable, clientId: string, subscriptionId: string, page: Page): Promise<{ items: CycleRecord[]; total: number }> {
+      const { rows } = await db.query<CycleRow & { total: string }>(
+        `${CYCLE_SELECT.replace('FROM subscription_cycles c', ', count(*) OVER () AS total FROM subscription_cycles c')}
+         WHERE c.client_id = $1 AND c.subscription_id = $2 ORDER BY c.number ${page.direction === 'ASC' ? 'ASC' : 'DESC'} LIMIT $3 OFFSET $4`,
+        [clientId, subscriptionId, page.limit, page.offset],
+      );
+      return { items: rows.map(toCycle), total: rows[0] ? Number(rows[0].total) : 0 };
+    },
 
-  /** The cycles of a subscription with an attempt due by `at`, soonest first. */
-  /**
-   * Claims the subscription for one sandbox advance: true when no other advance holds it. A claim whose process died
-   * (`owner`, the key of its instance lock, is free to take) is taken over at once, and any claim older than
-   * `staleAfterMs` too. `token` is what `releaseAdvance` needs.
-   */
-  async claimAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string, staleAfterMs: number, owner: string | undefined): Promise<boolean> {
-    const { rowCount } = await db.query(
-      `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at, owner_instance) VALUES ($1, $2, $3, now(), $5::bigint)
-       ON CONFLICT (subscription_id) DO UPDATE SET token = EXCLUDED.token, started_at = EXCLUDED.started_at, owner_instance = EXCLUDED.owner_instance
-       WHERE subscription_advances.client_id = EXCLUDED.client_id
-         AND (subscription_advances.started_at < now() - make_interval(secs => $4::float8 / 1000)
-              OR pg_try_advisory_xact_lock(subscription_advances.owner_instance))`,
-      [subscriptionId, clientId, token, staleAfterMs, owner ?? null],
-    );
-    return rowCount === 1;
-  },
+    /** The cycles of a subscription with an attempt due by `at`, soonest first. */
+    /**
+     * Claims the subscription for one sandbox advance: true when no other advance holds it. A claim whose process died
+     * (`owner`, the key of its instance lock, is free to take) is taken over at once, and any claim older than
+     * `staleAfterMs` too. `token` is what `releaseAdvance` needs.
+     */
+    async claimAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string, staleAfterMs: number, owner: string | undefined): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `INSERT INTO subscription_advances (subscription_id, client_id, token, started_at, owner_instance) VALUES ($1, $2, $3, now(), $5::bigint)
+         ON CONFLICT (subscription_id) DO UPDATE SET token = EXCLUDED.token, started_at = EXCLUDED.started_at, owner_instance = EXCLUDED.owner_instance
+         WHERE subscription_advances.client_id = EXCLUDED.client_id
+           AND (subscription_advances.started_at < now() - make_interval(secs => $4::float8 / 1000)
+                OR pg_try_advisory_xact_lock(subscription_advances.owner_instance))`,
+        [subscriptionId, clientId, token, staleAfterMs, owner ?? null],
+      );
+      return rowCount === 1;
+    },
 
-  async releaseAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string): Promise<void> {
-    await db.query('DELETE FROM subscription_advances WHERE client_id = $1 AND subscription_id = $2 AND token = $3', [clientId, subscriptionId, token]);
-  },
+    async releaseAdvance(db: Queryable, clientId: string, subscriptionId: string, token: string): Promise<void> {
+      await db.query('DELETE FROM subscription_advances WHERE client_id = $1 AND subscription_id = $2 AND token = $3', [clientId, subscriptionId, token]);
+    },
 
-  async dueCycles(db: Queryable, clientId: string, subscriptionId: string, at: Date): Promise<CycleRecord[]> {
-    const { rows } = await db.query<CycleRow>(
-      `${CYCLE_SELECT} WHERE c.client_id = $1 AND c.subscription_id = $2 AND c.next_attempt_at IS NOT NULL AND c.next_attempt_at <= $3 ORDER BY c.next_attempt_at, c.number`,
-      [clientId, subscriptionId, at],
-    );
-    return rows.map(toCycle);
-  },
+    async dueCycles(db: Queryable, clientId: string, subscriptionId: string, at: Date): Promise<CycleRecord[]> {
+      const { rows } = await db.query<CycleRow>(
+        `${CYCLE_SELECT} WHERE c.client_id = $1 AND c.subscription_id = $2 AND c.next_attempt_at IS NOT NULL AND c.next_attempt_at <= $3 ORDER BY c.next_attempt_at, c.number`,
+        [clientId, subscriptionId, at],
+      );
+      return rows.map(toCycle);
+    },
 
-  /** When the subscription's next attempt is due: the soonest of its cycles waiting for one. */
-  async nextAttemptAt(db: Queryable, clientId: string, subscriptionId: string): Promise<Date | null> {
-    const { rows } = await db.query<{ at: Date | null }>(
-      'SELECT min(next_attempt_at) AS at FROM subscription_cycles WHERE client_id = $1 AND subscription_id = $2 AND next_attempt_at IS NOT NULL',
-      [clientId, subscriptionId],
-    );
-    return rows[0]?.at ?? null;
-  },
+    /** When the subscription's next attempt is due: the soonest of its cycles waiting for one. */
+    async nextAttemptAt(db: Queryable, clientId: string, subscriptionId: string): Promise<Date | null> {
+      const { rows } = await db.query<{ at: Date | null }>(
+        'SELECT min(next_attempt_at) AS at FROM subscription_cycles WHERE client_id = $1 AND subscription_id = $2 AND next_attempt_at IS NOT NULL',
+        [clientId, subscriptionId],
+      );
+      return rows[0]?.at ?? null;
+    },
 
-  async setCycleAmount(db: Queryable, clientId: string, cycleId: string, amount: number, at: Date): Promise<void> {
-    await db.query('UPDATE subscription_cycles SET amount = $3, updated_at = $4 WHERE client_id = $1 AND id = $2', [clientId, cycleId, amount, at]);
-  },
+    async setCycleAmount(db: Queryable, clientId: string, cycleId: string, amount: number, at: Date): Promise<void> {
+      await db.query('UPDATE subscription_cycles SET amount = $3, updated_at = $4 WHERE client_id = $1 AND id = $2', [clientId, cycleId, amount, at]);
+    },
 
-  /** Cycles of a subscription still waiting for an attempt (to be canceled with it, or skipped by a pause). */
-  async openCycles(db: Queryable, clientId: string, subscriptionId: string): Promise<CycleRecord[]> {
-    const { rows } = await db.query<CycleRow>(
-      `${CYCLE_SELECT} WHERE c.client_id = $1 AND c.subscription_id = $2 AND c.status IN ('scheduled', 'retrying') ORDER BY c.number FOR UPDATE OF c`,
-      [clientId, subscriptionId],
-    );
-    return rows.map(toCycle);
-  },
-};
+    /** Cycles of a subscription still waiting for an attempt (to be canceled with it, or skipped by a pause). */
+    async openCycles(db: Queryable, clientId: string, subscriptionId: string): Promise<CycleRecord[]> {
+      const { rows } = await db.query<CycleRow>(
+        `${CYCLE_SELECT} WHERE c.client_id = $1 AND c.subscription_id = $2 AND c.status IN ('scheduled', 'retrying') ORDER BY c.number FOR UPDATE OF c`,
+        [clientId, subscriptionId],
+      );
+      return rows.map(toCycle);
+    },
+  };
+}
+
+export type SubscriptionStore = ReturnType<typeof createSubscriptionStore>;
