@@ -1,5 +1,6 @@
 export * from './enums';
 export * from './limits';
+export * from './money';
 export * from './values';
 export * from './public/json';
 export * from './public/customer';

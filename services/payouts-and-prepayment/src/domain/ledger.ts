@@ -1,3 +1,4 @@
+import { minorUnits, type MinorUnits } from '@platform/api-model';
 import type { RefundOffset } from './refunds';
 
 /**
@@ -32,8 +33,8 @@ export function scheduledAccount(receiver: string | null): string {
 
 export interface PostingLine {
   account: string;
-  /** Debit positive, credit negative; minor units. */
-  amount: number;
+  /** Debit positive, credit negative. */
+  amount: MinorUnits;
   /** The receivable this line moves, on receivable and fee lines. */
   receivableId?: string;
 }
@@ -70,8 +71,10 @@ function nonNegative(value: number, what: string): number {
   return value;
 }
 
+/** A line of `amount` (a plain number: the sums and negations the postings make come back through minorUnits here). */
 function line(account: string, amount: number, receivableId?: string): PostingLine {
-  return receivableId === undefined ? { account, amount } : { account, amount, receivableId };
+  const units = minorUnits(amount);
+  return receivableId === undefined ? { account, amount: units } : { account, amount: units, receivableId };
 }
 
 /** Builds a posting from its lines, dropping the lines of 0, and checks that it balances. */

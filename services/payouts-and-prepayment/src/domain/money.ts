@@ -1,6 +1,8 @@
+import { minorUnits, type MinorUnits } from '@platform/api-model';
+
 /**
- * Money is an integer number of minor units. Every split of an amount adds up to that amount exactly: no minor unit
- * is created or lost by rounding.
+ * Money is an integer number of minor units (`MinorUnits`). Every split of an amount adds up to that amount exactly:
+ * no minor unit is created or lost by rounding.
  */
 
 function assertAmount(value: number, what: string): void {
@@ -13,12 +15,12 @@ function assertAmount(value: number, what: string): void {
  *
  * splitEvenly(100, 3) = [34, 33, 33]
  */
-export function splitEvenly(total: number, parts: number): number[] {
+export function splitEvenly(total: MinorUnits, parts: number): MinorUnits[] {
   assertAmount(total, 'total');
   if (!Number.isSafeInteger(parts) || parts < 1) throw new Error(`parts must be an integer of at least 1, got ${parts}`);
-  const share = Math.floor(total / parts);
-  const shares = new Array<number>(parts).fill(share);
-  shares[0] = total - share * (parts - 1);
+  const share = minorUnits(Math.floor(total / parts));
+  const shares = new Array<MinorUnits>(parts).fill(share);
+  shares[0] = minorUnits(total - share * (parts - 1));
   return shares;
 }
 
@@ -30,14 +32,14 @@ export function splitEvenly(total: number, parts: number): number[] {
  *
  * allocate(100, [1, 1, 1]) = [34, 33, 33]; allocate(10, [7, 3]) = [7, 3]; allocate(5, [0, 0]) = [5, 0]
  */
-export function allocate(total: number, weights: readonly number[]): number[] {
+export function allocate(total: MinorUnits, weights: readonly number[]): MinorUnits[] {
   assertAmount(total, 'total');
   if (weights.length === 0) throw new Error('allocate needs at least one weight');
   for (const w of weights) {
     if (!Number.isSafeInteger(w) || w < 0) throw new Error(`weights must be non-negative integers, got ${w}`);
   }
   const sum = weights.reduce((a, w) => a + BigInt(w), 0n);
-  if (sum === 0n) return weights.map((_, i) => (i === 0 ? total : 0));
+  if (sum === 0n) return weights.map((_, i) => minorUnits(i === 0 ? total : 0));
   const big = BigInt(total);
   const shares = weights.map((w) => (big * BigInt(w)) / sum);
   const remainders = weights.map((w) => (big * BigInt(w)) % sum);
@@ -48,7 +50,7 @@ export function allocate(total: number, weights: readonly number[]): number[] {
     shares[i] = shares[i]! + 1n;
     leftover -= 1;
   }
-  return shares.map(Number);
+  return shares.map((share) => minorUnits(Number(share)));
 }
 
 /** The sum of a list of amounts. */

@@ -1,4 +1,5 @@
 import { addDays, brasiliaDate, type BusinessCalendar } from './calendar';
+import { minorUnits } from '@platform/api-model';
 import { allocate, splitEvenly } from './money';
 import { feeFor, MAX_BASIS_POINTS, type PaymentType, type Plan } from './plan';
 
@@ -68,7 +69,7 @@ export function splitCapture(charge: Pick<CapturedCharge, 'amount' | 'capturedAm
   receivers.push(null);
   weights.set(null, ruled < whole ? whole - ruled : 0n);
   const scaled = scaleWeights(receivers.map((r) => weights.get(r)!));
-  const shares = allocate(capturedAmount, scaled);
+  const shares = allocate(minorUnits(capturedAmount), scaled);
   return receivers.map((receiver, i) => ({ receiver, share: shares[i]! })).filter((s) => s.share > 0);
 }
 
@@ -87,7 +88,7 @@ function scaleWeights(weights: bigint[]): number[] {
  * the next installments, which always have room because the whole fee is at most the whole gross.
  */
 function spreadFee(fee: number, grosses: readonly number[]): number[] {
-  const fees = splitEvenly(fee, grosses.length);
+  const fees = splitEvenly(minorUnits(fee), grosses.length);
   let carry = 0;
   return fees.map((f, i) => {
     const want = f + carry;
@@ -125,7 +126,7 @@ export function buildReceivables(
   for (const { receiver, share } of splitCapture(charge)) {
     const plan = planOf(receiver);
     const fee = feeFor(plan, charge.paymentType, totalInstallments, share);
-    const grosses = splitEvenly(share, totalInstallments);
+    const grosses = splitEvenly(minorUnits(share), totalInstallments);
     const fees = spreadFee(fee, grosses);
     const days = plan.settlementDays[charge.paymentType];
     grosses.forEach((gross, i) => {

@@ -1,4 +1,5 @@
 import { errors } from '@platform/kit';
+import { minorUnits } from '@platform/api-model';
 import { allocate } from './money';
 
 /** A receivable of the refunded charge with what is still owed on it (its current remaining amounts). */
@@ -85,7 +86,7 @@ export function planRefund(amount: number, receivables: OpenReceivable[], perRec
     shareOf.set(null, amount);
   } else {
     const shares = allocate(
-      amount,
+      minorUnits(amount),
       receivers.map((r) => grossOf.get(r)!),
     );
     receivers.forEach((r, i) => shareOf.set(r, shares[i]!));

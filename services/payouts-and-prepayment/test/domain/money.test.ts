@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { minorUnits, type MinorUnits } from '@platform/api-model';
 import { allocate, splitEvenly, sum } from '../../src/domain/money';
 
 describe('splitEvenly: equal shares, the leftover on the first', () => {
@@ -12,7 +13,7 @@ describe('splitEvenly: equal shares, the leftover on the first', () => {
     [9, 1, [9]],
     [12, 12, Array(12).fill(1)],
   ])('splitEvenly(%d, %d) = %j', (total, parts, expected) => {
-    expect(splitEvenly(total, parts)).toEqual(expected);
+    expect(splitEvenly(minorUnits(total), parts)).toEqual(expected);
   });
 
   it.each([
@@ -22,7 +23,8 @@ describe('splitEvenly: equal shares, the leftover on the first', () => {
     [10, 1.5],
     [10, -3],
   ])('refuses splitEvenly(%d, %d)', (total, parts) => {
-    expect(() => splitEvenly(total, parts)).toThrow(Error);
+    // Past the type on purpose: the split checks its input at run time too.
+    expect(() => splitEvenly(total as MinorUnits, parts)).toThrow(Error);
   });
 });
 
@@ -41,11 +43,11 @@ describe('allocate: largest remainder, ties to the lower index', () => {
     [1, [2, 3], [0, 1]],
     [1000, [0, 5, 0], [0, 1000, 0]],
   ])('allocate(%d, %j) = %j', (total, weights, expected) => {
-    expect(allocate(total, weights)).toEqual(expected);
+    expect(allocate(minorUnits(total), weights)).toEqual(expected);
   });
 
   it('stays exact when total × weight passes 2^53', () => {
-    const shares = allocate(1_000_000_000, [9_999_999_999_999, 1]);
+    const shares = allocate(minorUnits(1_000_000_000), [9_999_999_999_999, 1]);
     expect(sum(shares)).toBe(1_000_000_000);
     expect(shares).toEqual([1_000_000_000, 0]);
   });
@@ -56,13 +58,20 @@ describe('allocate: largest remainder, ties to the lower index', () => {
     [10, [-1, 2]],
     [10, [0.5, 2]],
   ])('refuses allocate(%d, %j)', (total, weights) => {
-    expect(() => allocate(total, weights)).toThrow(Error);
+    expect(() => allocate(total as MinorUnits, weights)).toThrow(Error);
+  });
+
+  it('is handed amounts that went through minorUnits, which refuses what is no whole number of minor units', () => {
+    expect(() => minorUnits(1.5)).toThrow(/whole number of minor units/);
+    expect(() => minorUnits(Number.NaN)).toThrow(RangeError);
+    expect(() => minorUnits(2 ** 53)).toThrow(RangeError);
+    expect(minorUnits(-250)).toBe(-250);
   });
 
   it('adds up exactly and each share is within one unit of its exact value (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.array(fc.integer({ min: 0, max: 10_000_000_000 }), { minLength: 1, maxLength: 8 }), (total, weights) => {
-        const shares = allocate(total, weights);
+        const shares = allocate(minorUnits(total), weights);
         expect(shares).toHaveLength(weights.length);
         expect(sum(shares)).toBe(total);
         const w = weights.reduce((a, x) => a + BigInt(x), 0n);
@@ -82,7 +91,7 @@ describe('allocate: largest remainder, ties to the lower index', () => {
   it('splitEvenly adds up and differs by at most the leftover (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.integer({ min: 1, max: 24 }), (total, parts) => {
-        const shares = splitEvenly(total, parts);
+        const shares = splitEvenly(minorUnits(total), parts);
         expect(sum(shares)).toBe(total);
         expect(new Set(shares.slice(1)).size).toBeLessThanOrEqual(1);
         expect(shares[0]! - (shares[1] ?? shares[0]!)).toBeLessThan(parts);

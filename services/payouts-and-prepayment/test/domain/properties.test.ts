@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { minorUnits } from '@platform/api-model';
 import { addDays, brasiliaDate, BusinessCalendar, daysBetween } from '../../src/domain/calendar';
 import {
   ACCOUNTS,
@@ -72,7 +73,7 @@ const chargeArb = fc
   .map((c): CapturedCharge => {
     const capturedAmount = Math.max(1, Math.floor(c.amount * c.capturedPart));
     // The rules take parts of the charge (the rest to the main account); rarely they ask for more than all of it.
-    const parts = allocate(c.amount, [...c.rules.map((r) => r.weight), c.restWeight]);
+    const parts = allocate(minorUnits(c.amount), [...c.rules.map((r) => r.weight), c.restWeight]);
     const factor = c.overAsk === 0 ? 3 : 1;
     const splitRules: SplitRuleInput[] = c.rules.map((r, i) =>
       r.byPercentage ? { sellerId: r.sellerId, percentage: Math.floor((parts[i]! * 10000 * factor) / c.amount) } : { sellerId: r.sellerId, amount: parts[i]! * factor },
@@ -166,7 +167,7 @@ describe('the ledger over random charges (properties)', () => {
           let debitTotal = 0;
           const captureDate = brasiliaDate(charge.capturedAt);
 
-          const refunds = allocate(charge.capturedAmount, [...steps.map((s) => s.weight), restWeight]).slice(0, steps.length);
+          const refunds = allocate(minorUnits(charge.capturedAmount), [...steps.map((s) => s.weight), restWeight]).slice(0, steps.length);
           steps.forEach((step, n) => {
             // Prepay some future receivables: the fee leaves the receivable, the rest settles at once.
             const prepayDate = addDays(captureDate, step.prepayUpTo);
@@ -284,7 +285,7 @@ describe('money properties: fees per installment band, refunds by their own spli
         fc.oneof(fc.integer({ min: SMALLEST_FEE_SHARE, max: 10_000 }), fc.integer({ min: SMALLEST_FEE_SHARE, max: 1_000_000_000 })),
         fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 3 }),
         (installments, amount, weights) => {
-          const parts = allocate(amount, [...weights, 1000]);
+          const parts = allocate(minorUnits(amount), [...weights, 1000]);
           const splitRules: SplitRuleInput[] = weights.map((_, i) => ({ sellerId: SELLERS[i]!, amount: parts[i]! }));
           const charge: CapturedCharge = { chargeId: 'ch', paymentType: 'credit', installments, amount, capturedAmount: amount, splitRules, capturedAt: new Date('2026-03-02T13:00:00Z') };
           const drafts = buildReceivables(charge, () => ({ fees: DEFAULT_FEES, settlementDays: DEFAULT_SETTLEMENT_DAYS }), calendar);
@@ -344,7 +345,7 @@ describe('money properties: fees per installment band, refunds by their own spli
             m.settled = true;
           }
           const receivers = [...new Set(model.map((m) => m.receiver))];
-          const amounts = allocate(charge.capturedAmount, [...requests.map((r) => r.weight), unexplainedWeight, restWeight]);
+          const amounts = allocate(minorUnits(charge.capturedAmount), [...requests.map((r) => r.weight), unexplainedWeight, restWeight]);
           const refunds: RefundRequest[] = requests.map((r, i) => {
             const amount = amounts[i]!;
             const split = allSplit || r.bySplit;
