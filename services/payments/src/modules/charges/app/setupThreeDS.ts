@@ -47,10 +47,11 @@ async function open(
 ): Promise<ThreeDSSetupRow> {
   const { clientId, sourceType, cardId, tokenId, now } = input;
   const adapter = deps.providers.payment(SANDBOX_TYPE);
-  if (!adapter) throw errors.unavailable('No provider offers 3DS2 setup');
+  const setup = adapter?.setupThreeDS?.bind(adapter);
+  if (!setup) throw errors.unavailable('No provider offers 3DS2 setup');
   const id = randomUUID();
   const answer = await callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
-    adapter.setupThreeDS(
+    setup(
       { setupId: id, ...(sourceType === 'card' ? { cardId } : { tokenId }) },
       { idempotencyKey: `${id}:three_ds:1`, signal, credentials: { type: SANDBOX_TYPE }, options: {} },
     ),
@@ -62,7 +63,7 @@ async function open(
     clientId,
     cardId: sourceType === 'card' ? cardId : null,
     tokenId: sourceType === 'token' ? tokenId : null,
-    providerType: adapter.type,
+    providerType: SANDBOX_TYPE,
     token: result.token,
     collectUrl: result.collectUrl,
     createdAt: now,

@@ -1,6 +1,7 @@
 import { SandboxProvider } from '../sandbox/sandbox';
 import { SandboxAntifraudProvider } from '../sandbox/sandboxAntifraud';
 import type { AntifraudProvider, PaymentProvider } from '../domain/types';
+import { CONNECTORS } from '../catalog';
 
 /** Which adapter serves which credentials type. A type with no adapter is a provider that cannot be reached. */
 export interface ProviderRegistry {
@@ -14,6 +15,8 @@ export interface RegistryOptions {
   publicUrl: string;
   /** The sandbox's coin for cards ending 8. */
   random?: () => number;
+  /** The operator's environment (the connectors' `<PROVIDER>_API_URL` overrides); the process's by default. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -22,7 +25,11 @@ export interface RegistryOptions {
  * it were down.
  */
 export function createProviderRegistry(options: RegistryOptions): ProviderRegistry {
-  return fromAdapters([new SandboxProvider({ publicUrl: options.publicUrl, random: options.random })], [new SandboxAntifraudProvider()]);
+  const environment = { env: options.env ?? process.env, publicUrl: options.publicUrl };
+  return fromAdapters(
+    [new SandboxProvider({ publicUrl: options.publicUrl, random: options.random }), ...CONNECTORS.flatMap((c) => c.create(environment))],
+    [new SandboxAntifraudProvider()],
+  );
 }
 
 /** A registry over the given adapters (tests pass counting or failing ones). */

@@ -94,13 +94,84 @@ export interface ThreeDSSetupResult {
 export interface PaymentProvider {
   /** credentials.type this adapter serves. */
   readonly type: string;
+  /**
+   * The payment types the provider takes; a charge of another type skips it (the reason is recorded among the
+   * charge's transactionRequests) and it is never asked. Absent: every type.
+   */
+  readonly paymentTypes?: readonly PaymentType[];
   authorize(request: AuthorizeRequest, call: ProviderCall): Promise<AuthorizeResult>;
   capture(request: OperationRequest, call: ProviderCall): Promise<OperationResult>;
   /** Cancels what was not captured: a pre-authorization, or a Pix or boleto not paid yet. */
   cancel(request: OperationRequest, call: ProviderCall): Promise<OperationResult>;
   /** Gives captured money back, whole or in part. */
   refund(request: OperationRequest, call: ProviderCall): Promise<OperationResult>;
-  setupThreeDS(request: ThreeDSSetupRequest, call: ProviderCall): Promise<ThreeDSSetupResult>;
+  /** Only providers that simulate or run 3DS2 device data collection have it. */
+  setupThreeDS?(request: ThreeDSSetupRequest, call: ProviderCall): Promise<ThreeDSSetupResult>;
+  /** Where a transaction stands at the provider now (the status-sync job and notifications that are verified by asking back). */
+  query?(request: QueryRequest, call: ProviderCall): Promise<QueryResult>;
+  /** Reads and verifies what the provider posts to `/v1/provider-notifications/{providerId}`. */
+  readonly notifications?: NotificationReader;
+}
+
+/**
+ * The charge statuses a provider's own status maps to (each connector's status table). The platform moves the
+ * charge there only along CHARGE_TRANSITIONS (`notification`): a late or repeated answer never moves it backwards.
+ */
+export type ProviderChargeStatus = 'pending' | 'pre_authorized' | 'authorized' | 'capture_pending' | 'refund_pending' | 'voided' | 'canceled' | 'failed' | 'charged_back';
+
+export interface QueryRequest {
+  chargeId: string;
+  /** The provider's id of the authorization (the Pix txid, Cielo's PaymentId, Rede's tid). */
+  transactionId: string;
+  paymentType: PaymentType;
+  amount: number;
+  currency: string;
+  /** The platform's clock, for providers whose answers say when something expires rather than that it did. */
+  now: Date;
+}
+
+export interface QueryResult {
+  /** Unknown to the provider: nothing changes. */
+  found: boolean;
+  status?: ProviderChargeStatus;
+  /** The provider's own status, as it said it (kept in the request's message). */
+  providerStatus?: string;
+  capturedAmount?: number;
+  refundedAmount?: number;
+  declinedCode?: DeclinedCode;
+}
+
+export interface InboundNotification {
+  headers: Record<string, string>;
+  /** The body exactly as received (signatures are computed over bytes, not over parsed JSON). */
+  rawBody: Buffer;
+  query: Record<string, string>;
+}
+
+/**
+ * What a notification named. The platform never trusts a status in the body: for each transaction it asks the
+ * provider (`query`), unless the connector verified a signature over the body and gives the status itself.
+ */
+export interface NotificationReading {
+  transactions: Array<{ transactionId: string; status?: ProviderChargeStatus; providerStatus?: string }>;
+  /** What the provider expects back (most want a bare 200). */
+  reply?: { status: number; body?: unknown };
+}
+
+export interface NotificationReader {
+  /**
+   * Verifies (signature, shared secret) and parses; throws NotificationRefusedError when it is not the provider's.
+   * `credentials` are the receiving provider entry's.
+   */
+  read(notification: InboundNotification, credentials: Record<string, unknown>): NotificationReading;
+}
+
+/** The notification is not the provider's (bad signature, wrong secret, a shape it never sends). */
+export class NotificationRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotificationRefusedError';
+  }
 }
 
 export interface AntifraudRequest {

@@ -1,6 +1,7 @@
 import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS } from '@platform/api-model';
 import { errors, parseInput } from '@platform/kit';
 import { z } from 'zod';
+import { connectorFor, connectorTypes } from '../../connectors/catalog';
 
 /** A merchant's fee rule: what the platform takes of a split charge paid with a method (and number of installments). */
 export interface PlatformFeeRule {
@@ -10,8 +11,10 @@ export interface PlatformFeeRule {
   installment?: number;
 }
 
-export const CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
-export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+/** The platform's own types; the real providers' come from their connectors (connectors/catalog.ts). */
+export const OWN_CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
+export const CREDENTIAL_TYPES: readonly string[] = [...OWN_CREDENTIAL_TYPES, ...connectorTypes()];
+export type CredentialType = string;
 
 /** Antifraud providers analyse a charge; they are never tried to authorize one. */
 export function isPaymentProvider(type: string): boolean {
@@ -116,6 +119,12 @@ const credentialsSchema = z
   .superRefine((value, ctx) => {
     if (!(CREDENTIAL_TYPES as readonly unknown[]).includes(value.type)) {
       ctx.addIssue({ code: 'custom', path: ['type'], message: `must be one of ${CREDENTIAL_TYPES.join(', ')}` });
+    }
+    const connector = typeof value.type === 'string' ? connectorFor(value.type) : undefined;
+    if (connector) {
+      const checked = connector.credentials.safeParse(value);
+      // Only where and what is wrong: never the value, which may be a secret.
+      if (!checked.success) for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }
     if (Buffer.byteLength(JSON.stringify(value)) > MAX_JSON_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_JSON_BYTES} bytes of JSON` });

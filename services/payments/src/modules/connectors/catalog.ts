@@ -1,0 +1,16 @@
+import type { ConnectorDefinition } from './kit/definition';
+
+/**
+ * The real providers, one folder each (docs/adding-a-connector.md). The registry makes their adapters and
+ * the merchants module checks provider entries with their credentials schemas.
+ */
+export const CONNECTORS: readonly ConnectorDefinition[] = [];
+
+/** Every credentials.type a connector serves. */
+export function connectorTypes(): string[] {
+  return CONNECTORS.flatMap((c) => [...c.types]);
+}
+
+export function connectorFor(type: string): ConnectorDefinition | undefined {
+  return CONNECTORS.find((c) => c.types.includes(type));
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request as undiciRequest } from 'undici';
+import { ProviderUnavailableError } from '../domain/types';
+
+/**
+ * The one way a connector reaches its provider: undici with keep-alive, certificates verified against the
+ * system's authorities plus those in NODE_EXTRA_CA_CERTS (a bank's private CA, the simulators' test CA), and,
+ * where the provider asks for it, the client certificate of the merchant's credentials (mutual TLS).
+ * Verification is never turned off. No answer, a refused connection or a 5xx is ProviderUnavailableError: a
+ * technical failure that moves the charge to its next provider.
+ */
+
+/** A client certificate: PEM certificate and key (one PEM may hold both), or PKCS#12 with its passphrase. */
+export type ClientCertificate = { pem: string } | { pkcs12: Buffer; passphrase?: string };
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  clientCertificate?: ClientCertificate;
+  /** How long an idle connection is kept for the next request. */
+  keepAliveMs?: number;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Appended to the base URL's path. */
+  path: string;
+  headers?: Record<string, string>;
+  /** Sent as JSON unless it is already a string (then sent as is, with the caller's content-type). */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the provider answered JSON, else the text (empty string for no body). */
+  body: unknown;
+}
+
+let extraCas: string[] | undefined;
+
+/** The authorities a connector trusts: Node's bundled roots and the PEM file NODE_EXTRA_CA_CERTS names. */
+export function trustedAuthorities(): string[] {
+  if (!extraCas) {
+    const file = process.env.NODE_EXTRA_CA_CERTS;
+    extraCas = file ? [readFileSync(file, 'utf8')] : [];
+  }
+  return [...rootCertificates, ...extraCas];
+}
+
+/** For tests that change NODE_EXTRA_CA_CERTS inside one process. */
+export function forgetTrustedAuthorities(): void {
+  extraCas = undefined;
+}
+
+export interface HttpClient {
+  send(request: HttpRequest): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const base = new URL(options.baseUrl);
+  const certificate = options.clientCertificate;
+  const agent = new Agent({
+    keepAliveTimeout: options.keepAliveMs ?? 30_000,
+    connect: {
+      ca: trustedAuthorities(),
+      rejectUnauthorized: true,
+      ...(certificate && 'pem' in certificate ? { cert: certificate.pem, key: certificate.pem } : {}),
+      ...(certificate && 'pkcs12' in certificate ? { pfx: certificate.pkcs12, passphrase: certificate.passphrase } : {}),
+    },
+  });
+  const basePath = base.pathname.replace(/\/+$/, '');
+  return {
+    async send(request) {
+      const url = new URL(base.origin + basePath + request.path);
+      const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+      let body: string | undefined;
+      if (request.body !== undefined) {
+        body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+        if (typeof request.body !== 'string') headers['content-type'] = 'application/json';
+      }
+      let answer;
+      try {
+        answer = await undiciRequest(url, { method: request.method, headers, body, signal: request.signal, dispatcher: agent });
+      } catch (error) {
+        // Never the URL's query or the body: they may carry secrets.
+        throw new ProviderUnavailableError(`${request.method} ${url.host}${url.pathname} failed: ${describe(error)}`, { cause: error });
+      }
+      const text = await answer.body.text();
+      const flat: Record<string, string> = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      if (answer.statusCode >= 500) {
+        throw new ProviderUnavailableError(`${request.method} ${url.host}${url.pathname} answered ${answer.statusCode}`);
+      }
+      return { status: answer.statusCode, headers: flat, body: parse(text, flat['content-type']) };
+    },
+    close: () => agent.close(),
+  };
+}
+
+function parse(text: string, contentType: string | undefined): unknown {
+  if (text === '') return '';
+  if (contentType?.includes('json') || /^[[{]/.test(text.trimStart())) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code ?? ((error.cause as { code?: string } | undefined)?.code);
+    return code ? `${error.name} ${code}` : error.name === 'AbortError' ? 'aborted' : error.message.slice(0, 200);
+  }
+  return 'unknown error';
+}
