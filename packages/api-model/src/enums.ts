@@ -129,3 +129,11 @@ export const WEBHOOK_EVENT_TYPES = {
   updated: 'webhooks.webhook.updated',
   deleted: 'webhooks.webhook.deleted',
 } as const;
+
+/**
+ * `credentials.type` of a merchant's provider entry: the platform's own (SANDBOX simulates every method,
+ * SANDBOX_ANTIFRAUD an antifraud analysis, SUBACQUIRER is the platform's own acquiring) and the real providers'
+ * connectors (payments src/modules/connectors), one type per Pix bank profile.
+ */
+export const PROVIDER_CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER', 'CIELO', 'REDE', 'PIX_EFI', 'PIX_ITAU', 'PIX_SANTANDER', 'PIX_BB'] as const;
+export type ProviderCredentialType = (typeof PROVIDER_CREDENTIAL_TYPES)[number];

@@ -1,11 +1,11 @@
-import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS, MerchantSchema, PlatformFeeSchema, ProviderSchema } from '@platform/api-model';
+import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, PROVIDER_CREDENTIAL_TYPES, MERCHANT_LIMITS, MerchantSchema, PlatformFeeSchema, ProviderSchema } from '@platform/api-model';
 import { int32, amount } from '../../http/fields';
 import { JsonObject, jsonObjectProblem } from '../../http/json';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
 import { z } from '../../openapi/zod';
 
-export const CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
+export const CREDENTIAL_TYPES = PROVIDER_CREDENTIAL_TYPES;
 
 const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
 const required = (max: number) => text(max).min(1, 'must not be empty');

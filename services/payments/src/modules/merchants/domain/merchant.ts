@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS } from '@platform/api-model';
+import { CHARGE_LIMITS, FEE_PAYMENT_METHODS, MERCHANT_LIMITS, PROVIDER_CREDENTIAL_TYPES } from '@platform/api-model';
 import { errors, parseInput } from '@platform/kit';
 import { z } from 'zod';
 import { connectorFor, connectorTypes } from '../../connectors/catalog';
@@ -11,9 +11,12 @@ export interface PlatformFeeRule {
   installment?: number;
 }
 
-/** The platform's own types; the real providers' come from their connectors (connectors/catalog.ts). */
-export const OWN_CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'] as const;
-export const CREDENTIAL_TYPES: readonly string[] = [...OWN_CREDENTIAL_TYPES, ...connectorTypes()];
+/**
+ * The public API's types (@platform/api-model) that something here serves: the platform's own and those of the
+ * connectors built in (connectors/catalog.ts).
+ */
+const OWN_CREDENTIAL_TYPES: readonly string[] = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER'];
+export const CREDENTIAL_TYPES: readonly string[] = PROVIDER_CREDENTIAL_TYPES.filter((t) => OWN_CREDENTIAL_TYPES.includes(t) || connectorTypes().includes(t));
 export type CredentialType = string;
 
 /** Antifraud providers analyse a charge; they are never tried to authorize one. */
