@@ -1,0 +1,5 @@
+/**
+ * The providers' simulators. Each one runs on loopback, holds state, checks credentials as its provider does
+ * and answers in its provider's published shapes; none of them shares code with the platform's connectors.
+ */
+export * from './http';
