@@ -135,5 +135,16 @@ export const WEBHOOK_EVENT_TYPES = {
  * SANDBOX_ANTIFRAUD an antifraud analysis, SUBACQUIRER is the platform's own acquiring) and the real providers'
  * connectors (payments src/modules/connectors), one type per Pix bank profile.
  */
-export const PROVIDER_CREDENTIAL_TYPES = ['SANDBOX', 'SANDBOX_ANTIFRAUD', 'SUBACQUIRER', 'CIELO', 'REDE', 'PIX_EFI', 'PIX_ITAU', 'PIX_SANTANDER', 'PIX_BB'] as const;
+export const PROVIDER_CREDENTIAL_TYPES = [
+  'SANDBOX',
+  'SANDBOX_ANTIFRAUD',
+  'SUBACQUIRER',
+  'CIELO',
+  'REDE',
+  'PIX_EFI',
+  'PIX_ITAU',
+  'PIX_SANTANDER',
+  'PIX_BB',
+  // `npm run new-connector` adds a connector's type above this line.
+] as const;
 export type ProviderCredentialType = (typeof PROVIDER_CREDENTIAL_TYPES)[number];

@@ -3,3 +3,4 @@
  * and answers in its provider's published shapes; none of them shares code with the platform's connectors.
  */
 export * from './http';
+// `npm run new-connector` adds a simulator's export above this line.

@@ -1,10 +1,13 @@
 import type { ConnectorDefinition } from './kit/definition';
+// `npm run new-connector` adds a connector's import above this line.
 
 /**
  * The real providers, one folder each (docs/adding-a-connector.md). The registry makes their adapters and
  * the merchants module checks provider entries with their credentials schemas.
  */
-export const CONNECTORS: readonly ConnectorDefinition[] = [];
+export const CONNECTORS: readonly ConnectorDefinition[] = [
+  // `npm run new-connector` adds a connector above this line.
+];
 
 /** Every credentials.type a connector serves. */
 export function connectorTypes(): string[] {
