@@ -3,4 +3,7 @@
  * and answers in its provider's published shapes; none of them shares code with the platform's connectors.
  */
 export * from './http';
+export * from './rede';
+export * from './cielo';
 // `npm run new-connector` adds a simulator's export above this line.
+export * from './pix';
