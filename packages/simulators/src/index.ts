@@ -5,3 +5,4 @@
 export * from './http';
 export * from './rede';
 // `npm run new-connector` adds a simulator's export above this line.
+export * from './pix';
