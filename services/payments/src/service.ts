@@ -28,6 +28,7 @@ import { createSubscriptionHandlers } from './modules/subscriptions/grpc/subscri
 import { createSubscriptionStore } from './modules/subscriptions/store/subscriptionStore';
 import { createVaultHandlers } from './modules/vault/grpc/vaultHandlers';
 import { createProviderRegistry, type ProviderRegistry } from './modules/connectors/app/registry';
+import { createProviderEntries } from './modules/connectors/app/providerEntries';
 import { createCardStore } from './modules/vault/store/cardStore';
 import { createChargeStore } from './modules/charges/store/chargeStore';
 import { createFlowStore } from './modules/flows/store/flowStore';
@@ -98,6 +99,7 @@ export function definePaymentsService(
         outbox,
         store: stores.charges,
         providers,
+        providerEntries: createProviderEntries({ vault }),
         cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
         merchants: createMerchantsPort({ vault, merchants: stores.merchants }),
         customers: customersPort,

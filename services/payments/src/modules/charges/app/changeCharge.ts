@@ -1,6 +1,8 @@
 import { errors, jsonCodec, type PoolClient, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
 import { type Charge, type SellerAmount, type TransactionRequestRecord } from '../domain/charge';
 import { settleOperation, type OperationCause } from '../domain/chargeChanges';
+import { canTransition } from '../domain/chargeStatus';
+import { waitingStatus } from '../domain/providerStatus';
 import { recordChargeEvent } from '../events/chargeEvents';
 import type { Reservation } from '../store/chargeStore';
 import type { ChargeDeps } from './deps';
@@ -22,6 +24,7 @@ export type PlannedChange = { operation: ProviderOperation } | { apply: (current
 type Prepared =
   | { kind: 'local' }
   | { kind: 'done'; request: TransactionRequestRecord; cause: OperationCause }
+  | { kind: 'accepted'; request: TransactionRequestRecord }
   | { kind: 'settled'; requestId: string };
 
 /** The idempotency record keeps the answer as the kit's JSON of the domain result, as every payments operation does. */
@@ -39,6 +42,10 @@ const busy = () => errors.conflict('Another capture, void or refund of this char
  * 3. settle: a success changes the charge, from the row as it is then (locked again), and writes the event in
  *    the transaction that completes the idempotency record. A failure only marks the request failed, which
  *    releases what it reserved.
+ *
+ * A provider that takes the operation but settles it later (`pending`) leaves the request pending, marked as
+ * accepted, and the charge `capture_pending` or `refund_pending` (a void waits where it is); its notification
+ * or the status sync settles it (providerStatus.ts).
  *
  * A retry that takes over an attempt that died finds that attempt's reservation (its id is derived from the
  * idempotency key) and carries it on with the same provider key; `resumeAbandonedOperations` does the same
@@ -60,8 +67,12 @@ export async function changeCharge(
         const reserved = await withTransaction(deps.pool, (tx) => reserve(deps, tx, { clientId, id: options.id, earlierId, takeover }, plan));
         if (!('reservation' in reserved)) return reserved;
         const { charge, reservation } = reserved;
-        const { ok, request } = await askProvider(deps, charge, reservation.request);
-        if (ok) return { kind: 'done', request, cause: reservation.cause };
+        const { outcome, request } = await askProvider(deps, charge, reservation.request);
+        if (outcome === 'done') return { kind: 'done', request, cause: reservation.cause };
+        if (outcome === 'pending') {
+          await deps.store.accept(deps.pool, request, deps.clock.now());
+          return { kind: 'accepted', request };
+        }
         // The failed request is history although the charge does not change; marking it releases the reservation.
         if (!(await deps.store.settle(deps.pool, request))) return { kind: 'settled', requestId: request.id };
         throw new ProviderRequestFailedError(request);
@@ -75,6 +86,8 @@ export async function changeCharge(
             if (request.requestStatus !== 'success') throw new ProviderRequestFailedError(request);
             return charge;
           }
+          case 'accepted':
+            return awaitProvider(deps, tx, prepared.request);
           case 'settled':
             return settledCharge(deps, tx, clientId, options.id, prepared.requestId);
         }
@@ -127,7 +140,7 @@ async function reserve(
     pending.map((r) => r.request),
     { ...operation, ...(earlierId && !taken ? { id: earlierId } : {}) },
   );
-  const reservation = { request, cause };
+  const reservation: Reservation = { request, cause, acceptedAt: null };
   await deps.store.reserve(tx, reservation);
   return { charge, reservation };
 }
@@ -175,4 +188,29 @@ export async function settleReserved(
   await deps.store.update(tx, next);
   await recordChargeEvent(tx, next, next.updatedAt);
   return { charge: next, request: stored };
+}
+
+/**
+ * The charge once its provider accepted an operation to settle later: `capture_pending` or `refund_pending` while
+ * the request is still pending (a notification may have settled it meanwhile: the charge is then answered as it
+ * is), with its event, and the status sync starts over on it.
+ */
+export async function awaitProvider(
+  deps: Pick<ChargeDeps, 'store' | 'clock'>,
+  tx: PoolClient,
+  request: TransactionRequestRecord,
+): Promise<Charge> {
+  const current = await deps.store.findById(tx, request.clientId, request.chargeId, { forUpdate: true });
+  if (!current) throw errors.notFound('Charge', request.chargeId);
+  const type = request.requestType;
+  const waiting = type === 'capture' || type === 'void' || type === 'refund' ? waitingStatus(type) : undefined;
+  const stillPending = (await deps.store.reservationsOf(tx, current.clientId, current.id)).some((r) => r.request.id === request.id);
+  if (!waiting || !stillPending || current.status === waiting || !canTransition(current.status, waiting, type === 'capture' ? 'capture' : 'refund')) {
+    return current;
+  }
+  const next: Charge = { ...current, status: waiting, updatedAt: deps.clock.now() };
+  await deps.store.update(tx, next);
+  await deps.store.setSync(tx, next.clientId, next.id, { nextAt: null, attempts: 0, stoppedAt: null });
+  await recordChargeEvent(tx, next, next.updatedAt);
+  return next;
 }

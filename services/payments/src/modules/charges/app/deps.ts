@@ -1,6 +1,7 @@
 import type { Clock, Logger, Pool, Queryable } from '@platform/kit';
 import type { PaymentsConfig } from '../../../config';
 import type { ProviderRegistry } from '../../connectors/app/registry';
+import type { ProviderEntries } from '../../connectors/app/providerEntries';
 import type { ChargeStore } from '../store/chargeStore';
 import type { CustomersPort } from '../../../shared/customersPort';
 import type { SellersPort } from '../../../shared/sellersPort';
@@ -30,6 +31,8 @@ export interface ChargeDeps {
   outbox?: { kick(): void };
   store: ChargeStore;
   providers: ProviderRegistry;
+  /** Provider entries by their id, of any client, credentials opened (provider notifications, the status sync). */
+  providerEntries: ProviderEntries;
   cards: CardSource;
   merchants: MerchantsPort;
   /** Whether a customer a charge names is the caller's; the customers service owns them. */

@@ -135,7 +135,9 @@ export interface AuthorizationRun {
 
 /**
  * Tries the providers in the order routing gave until one answers for real: a technical failure (no answer in
- * time, unreachable, `try_again`, `issuer_not_available`) moves on, an approval or a business decline stops.
+ * time, unreachable, `try_again`, `issuer_not_available`) moves on, an approval or a business decline stops. A
+ * provider whose adapter does not take the charge's payment type is never asked: the skip is recorded (failed,
+ * `skipped: <TYPE> does not take <paymentType>`, 0 ms) and the next one is tried.
  */
 export async function authorizeWithFailover(
   deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock'>,
@@ -147,6 +149,25 @@ export async function authorizeWithFailover(
     const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
     const adapter = deps.providers.payment(provider.type);
     const at = deps.clock.now();
+    if (adapter?.paymentTypes && !adapter.paymentTypes.includes(input.request.paymentType)) {
+      requests.push(
+        record({
+          chargeId: input.request.chargeId,
+          clientId: input.clientId,
+          idempotencyKey,
+          provider: { id: provider.id, type: provider.type },
+          type: 'authorization',
+          amount: input.request.amount,
+          at,
+          status: 'failed',
+          responseMs: 0,
+          message: `skipped: ${provider.type} does not take ${input.request.paymentType}`,
+        }),
+      );
+      // A skip says nothing of the providers: an earlier one's failure, if any, still names the charge's decline.
+      last ??= { kind: 'unavailable' };
+      continue;
+    }
     const result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
     last = outcomeOf(result);
     requests.push(
@@ -265,14 +286,17 @@ export function reservedRequest(
 /**
  * Asks the charge's provider to do a reserved capture, void (cancel what was not captured) or refund, with the
  * reservation's key: asking again after a crash gets the provider's first answer. Answers the request as it is
- * to be settled, and whether the provider did it; the caller decides what a failure means. No transaction may be
- * open here: the merchant's providers are read on a connection of their own.
+ * to be settled, and what the provider did: `done`, `failed` (the caller decides what that means) or `pending`
+ * (it took the operation and settles it later: the request stays pending, with the provider's transaction id and
+ * message). No transaction may be open here: the merchant's providers are read on a connection of their own.
  */
+export type ProviderAnswer = 'done' | 'failed' | 'pending';
+
 export async function askProvider(
   deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'merchants' | 'pool'>,
   charge: Charge,
   reserved: TransactionRequestRecord,
-): Promise<{ ok: boolean; request: TransactionRequestRecord }> {
+): Promise<{ outcome: ProviderAnswer; request: TransactionRequestRecord }> {
   const type = reserved.requestType;
   if (type !== 'capture' && type !== 'void' && type !== 'refund') throw new Error(`a ${type} request is not an operation on a charge`);
   const settled = (fields: Partial<TransactionRequestRecord>): TransactionRequestRecord => ({ ...reserved, ...fields, updatedAt: deps.clock.now() });
@@ -280,18 +304,29 @@ export async function askProvider(
   const transactionId = authorizationTransactionId(charge);
   if (!provider || !transactionId) {
     const message = !provider ? 'the provider of this charge is no longer configured' : 'the charge has no authorization at its provider';
-    return { ok: false, request: settled({ requestStatus: 'failed', message }) };
+    return { outcome: 'failed', request: settled({ requestStatus: 'failed', message }) };
   }
   const adapter = deps.providers.payment(provider.type);
   const operation = { chargeId: charge.id, transactionId, amount: reserved.amount, currency: charge.currency };
   const result: CallOutcome<OperationResult> = await call(deps, provider, type, reserved.idempotencyKey, !adapter, (c) =>
     type === 'capture' ? adapter!.capture(operation, c) : type === 'void' ? adapter!.cancel(operation, c) : adapter!.refund(operation, c),
   );
-  if (!result.ok) return { ok: false, request: settled({ requestStatus: 'failed', responseMs: result.ms, message: result.message }) };
+  if (!result.ok) return { outcome: 'failed', request: settled({ requestStatus: 'failed', responseMs: result.ms, message: result.message }) };
   const answer = result.value;
+  if (answer.status === 'pending') {
+    return {
+      outcome: 'pending',
+      request: settled({
+        requestStatus: 'pending',
+        responseMs: result.ms,
+        transactionId: answer.transactionId ?? transactionId,
+        message: answer.message ?? `${type} pending at the provider`,
+      }),
+    };
+  }
   if (answer.status === 'failed') {
     return {
-      ok: false,
+      outcome: 'failed',
       request: settled({
         requestStatus: 'failed',
         responseMs: result.ms,
@@ -302,7 +337,7 @@ export async function askProvider(
     };
   }
   return {
-    ok: true,
+    outcome: 'done',
     request: settled({
       requestStatus: 'success',
       responseMs: result.ms,

@@ -1,6 +1,6 @@
 import { withTransaction } from '@platform/kit';
 import type { Reservation } from '../store/chargeStore';
-import { settleReserved } from './changeCharge';
+import { awaitProvider, settleReserved } from './changeCharge';
 import type { ChargeDeps } from './deps';
 import { askProvider } from './providerRequests';
 
@@ -12,7 +12,7 @@ import { askProvider } from './providerRequests';
 export const ABANDONED_AFTER_MS = 5 * 60_000;
 
 /**
- * Settles abandoned requests: each is asked again with its own key, so the provider answers what it did the
+ * Settles abandoned requests (never one its provider accepted as pending: that one waits for the provider): each is asked again with its own key, so the provider answers what it did the
  * first time (or does it now, if the first attempt never reached it), and the charge changes as the request
  * that reserved it meant. Racing a late original or a client's retry is harmless: settling is guarded, and
  * all of them sent the same key. Answers how many were resumed.
@@ -33,9 +33,15 @@ export async function resumeAbandonedOperations(deps: ChargeDeps, limit = 10): P
 async function resume(deps: ChargeDeps, { request, cause }: Reservation): Promise<void> {
   const charge = await deps.store.findById(deps.pool, request.clientId, request.chargeId);
   if (!charge) return;
-  const { ok, request: answered } = await askProvider(deps, charge, request);
-  if (!ok) {
+  const { outcome, request: answered } = await askProvider(deps, charge, request);
+  if (outcome === 'failed') {
     await deps.store.settle(deps.pool, answered);
+    return;
+  }
+  if (outcome === 'pending') {
+    // The provider has it now: never asked again here; its notification or the status sync settles it.
+    await deps.store.accept(deps.pool, answered, deps.clock.now());
+    await withTransaction(deps.pool, (tx) => awaitProvider(deps, tx, answered));
     return;
   }
   await withTransaction(deps.pool, (tx) => settleReserved(deps, tx, answered, cause));

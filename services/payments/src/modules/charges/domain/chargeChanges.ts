@@ -147,7 +147,9 @@ export function settleOperation(charge: Charge, done: DoneOperation, at: Date): 
       return applyVoid(charge, { kind: 'void', amount: done.amount, to: charge.status === 'pending' ? 'canceled' : 'voided', splitRules: null }, at);
     case 'refund': {
       const everything = charge.refundedAmount + done.amount >= charge.capturedAmount;
-      return applyVoid(charge, { kind: 'refund', amount: done.amount, to: everything ? 'voided' : charge.status, splitRules: null }, at);
+      // A refund its provider settled later ends the charge's wait for it.
+      const rest = charge.status === 'refund_pending' ? 'authorized' : charge.status;
+      return applyVoid(charge, { kind: 'refund', amount: done.amount, to: everything ? 'voided' : rest, splitRules: null }, at);
     }
   }
 }

@@ -8,8 +8,11 @@ export { CHARGE_STATUSES, isChargeStatus, type ChargeStatus };
  * What moves a charge after it was created:
  * - `capture`, `void`, `refund`: the client's capture and void requests (a void after capture is a refund);
  * - `antifraud`: the antifraud provider's decision on a pending analysis;
- * - `notification`: the provider telling us the outcome later (Pix paid, boleto expired, chargeback); the
- *   sandbox status route simulates exactly these.
+ * - `notification`: the provider telling us the outcome later (Pix paid, boleto expired, chargeback), by a
+ *   notification or by the status sync asking it; the sandbox status route simulates exactly these.
+ *
+ * A capture or refund the provider takes but settles later leaves the charge `capture_pending` or
+ * `refund_pending` by the client's own request (`capture`, `refund`), until the provider's status settles it.
  */
 export const TRANSITION_CAUSES = ['capture', 'void', 'refund', 'antifraud', 'notification'] as const;
 export type TransitionCause = (typeof TRANSITION_CAUSES)[number];
@@ -30,19 +33,24 @@ export const CHARGE_TRANSITIONS: Record<ChargeStatus, Partial<Record<ChargeStatu
   pre_authorized: {
     pre_authorized: ['antifraud'],
     authorized: ['capture', 'antifraud', 'notification'],
-    capture_pending: ['notification'],
+    // capture: the provider took the capture and settles it later.
+    capture_pending: ['capture', 'notification'],
     voided: ['void', 'notification'],
     canceled: ['notification'],
     failed: ['antifraud', 'notification'],
   },
   capture_pending: {
     authorized: ['notification'],
+    // The provider refused the capture it had taken: the pre-authorization stands as it was.
+    pre_authorized: ['notification'],
     failed: ['notification'],
   },
   authorized: {
-    authorized: ['refund'],
+    // notification: a part refunded at the provider that the platform did not ask (its own portal, say).
+    authorized: ['refund', 'notification'],
     voided: ['refund', 'notification'],
-    refund_pending: ['notification'],
+    // refund: the provider took the refund and settles it later.
+    refund_pending: ['refund', 'notification'],
     charged_back: ['notification'],
   },
   refund_pending: {

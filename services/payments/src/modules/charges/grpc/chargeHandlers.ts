@@ -9,6 +9,7 @@ import { getSandboxDocument } from '../app/sandboxDocument';
 import { setAntifraudStatus } from '../app/setAntifraudStatus';
 import { setSandboxChargeStatus } from '../app/setSandboxChargeStatus';
 import { setupThreeDS } from '../app/setupThreeDS';
+import { receiveProviderNotification } from '../app/providerNotifications';
 import { voidCharge } from '../app/voidCharge';
 import { toChargeMessage } from '../wire/chargeMessages';
 
@@ -21,7 +22,8 @@ type ChargeRpc =
   | 'setSandboxChargeStatus'
   | 'setAntifraudStatus'
   | 'setupThreeDs'
-  | 'getSandboxPaymentDocument';
+  | 'getSandboxPaymentDocument'
+  | 'receiveProviderNotification';
 
 export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof payments.PaymentsServiceService>, ChargeRpc> {
   return {
@@ -37,5 +39,9 @@ export function createChargeHandlers(ctx: ChargeDeps): Pick<Handlers<typeof paym
     setAntifraudStatus: async (request, call) => toChargeMessage(await setAntifraudStatus(ctx, request, call.idempotencyKey)),
     setupThreeDs: async (request, call) => setupThreeDS(ctx, request, call.idempotencyKey),
     getSandboxPaymentDocument: async (request) => getSandboxDocument(ctx, request),
+    receiveProviderNotification: async (request) => {
+      const reply = await receiveProviderNotification(ctx, request);
+      return { status: reply.status, bodyJson: reply.body === null || reply.body === undefined ? '' : JSON.stringify(reply.body) };
+    },
   };
 }

@@ -160,6 +160,24 @@ function requestRow(r: TransactionRequestRecord) {
 export interface Reservation {
   request: TransactionRequestRecord;
   cause: OperationCause;
+  /** When the provider answered that it took the operation and settles it later; null while it is being asked. */
+  acceptedAt: Date | null;
+}
+
+/** Where the status sync stands on a charge. */
+export interface SyncState {
+  /** When to ask the provider next; null: a minute after the charge last changed. */
+  nextAt: Date | null;
+  attempts: number;
+  /** Set when the sync gave up on the charge (it outlived its expiry); null while it goes on. */
+  stoppedAt: Date | null;
+}
+
+/** A charge the status sync asks about now. */
+export interface DueCharge {
+  clientId: string;
+  id: string;
+  attempts: number;
 }
 
 export interface ChargePage {
@@ -191,8 +209,24 @@ export interface ChargeStore {
   reserve(db: Queryable, reservation: Reservation): Promise<void>;
   /** The charge's pending requests, oldest first. */
   reservationsOf(db: Queryable, clientId: string, chargeId: string): Promise<Reservation[]>;
-  /** Pending requests reserved before `before`, of any client: their process died before settling them. */
+  /**
+   * Pending requests reserved before `before`, of any client: their process died before settling them. A request
+   * its provider accepted as pending is not abandoned (a notification or the status sync settles it).
+   */
   abandonedReservations(db: Queryable, before: Date, limit: number): Promise<Reservation[]>;
+  /**
+   * Records on a pending request that its provider took it and settles it later (its answer's transaction id,
+   * message and time): it stays pending. False when it was not pending, or already accepted.
+   */
+  accept(db: Queryable, request: TransactionRequestRecord, at: Date): Promise<boolean>;
+  /** The charge of that provider entry (hence of its client) whose successful authorization has this transaction id. */
+  findByProviderTransaction(db: Queryable, clientId: string, providerId: string, transactionId: string): Promise<Charge | null>;
+  /**
+   * Charges of the given provider types, of any client, waiting on their provider (pending, capture_pending,
+   * refund_pending, or with an operation the provider accepted as pending) whose next check is due at `now`.
+   */
+  dueForSync(db: Queryable, now: Date, providerTypes: string[], limit: number): Promise<DueCharge[]>;
+  setSync(db: Queryable, clientId: string, id: string, state: SyncState): Promise<void>;
   /** Writes the provider's answer on a pending request; false when it was not pending any more (settled by another). */
   settle(db: Queryable, request: TransactionRequestRecord): Promise<boolean>;
   /** With `forUpdate`, the row stays locked until the transaction ends: reservations and settlements on one charge run one at a time. */
@@ -219,6 +253,12 @@ async function requestsOf(db: Queryable, clientId: string, chargeIds: string[]):
   );
   for (const row of rows) byCharge.get(row.charge_id)?.push(toRequest(row));
   return byCharge;
+}
+
+type ReservationRow = RequestRow & { cause: OperationCause; provider_accepted_at: Date | null };
+
+function toReservation(row: ReservationRow): Reservation {
+  return { request: toRequest(row), cause: row.cause, acceptedAt: row.provider_accepted_at };
 }
 
 export function createChargeStore(): ChargeStore {
@@ -330,21 +370,71 @@ export function createChargeStore(): ChargeStore {
     },
 
     async reservationsOf(db, clientId, chargeId) {
-      const { rows } = await db.query<RequestRow & { cause: OperationCause }>(
-        `SELECT ${REQUEST_COLUMNS}, cause FROM transaction_requests
+      const { rows } = await db.query<ReservationRow>(
+        `SELECT ${REQUEST_COLUMNS}, cause, provider_accepted_at FROM transaction_requests
          WHERE client_id = $1 AND charge_id = $2 AND request_status = 'pending' ORDER BY created_at, seq`,
         [clientId, chargeId],
       );
-      return rows.map((row) => ({ request: toRequest(row), cause: row.cause }));
+      return rows.map(toReservation);
     },
 
     async abandonedReservations(db, before, limit) {
-      const { rows } = await db.query<RequestRow & { cause: OperationCause }>(
-        `SELECT ${REQUEST_COLUMNS}, cause FROM transaction_requests
-         WHERE request_status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2`,
+      const { rows } = await db.query<ReservationRow>(
+        `SELECT ${REQUEST_COLUMNS}, cause, provider_accepted_at FROM transaction_requests
+         WHERE request_status = 'pending' AND provider_accepted_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2`,
         [before, limit],
       );
-      return rows.map((row) => ({ request: toRequest(row), cause: row.cause }));
+      return rows.map(toReservation);
+    },
+
+    async accept(db, r, at) {
+      const result = await db.query(
+        `UPDATE transaction_requests SET provider_accepted_at = $3, transaction_id = $4, response_ms = $5, message = $6, updated_at = $3
+         WHERE client_id = $1 AND id = $2 AND request_status = 'pending' AND provider_accepted_at IS NULL`,
+        [r.clientId, r.id, at, r.transactionId, r.responseMs, r.message],
+      );
+      return result.rowCount === 1;
+    },
+
+    async findByProviderTransaction(db, clientId, providerId, transactionId) {
+      if (!isUuid(providerId)) return null;
+      const { rows } = await db.query<{ charge_id: string }>(
+        `SELECT t.charge_id FROM transaction_requests t
+           JOIN charges c ON c.id = t.charge_id AND c.client_id = t.client_id
+          WHERE t.client_id = $1 AND t.provider_id = $2 AND t.transaction_id = $3
+            AND t.request_type = 'authorization' AND t.request_status = 'success' AND c.provider_id = $2
+          LIMIT 1`,
+        [clientId, providerId.toLowerCase(), transactionId],
+      );
+      const row = rows[0];
+      return row ? store.findById(db, clientId, row.charge_id) : null;
+    },
+
+    async dueForSync(db, now, providerTypes, limit) {
+      if (providerTypes.length === 0) return [];
+      const { rows } = await db.query<{ client_id: string; id: string; sync_attempts: number }>(
+        `SELECT c.client_id, c.id, c.sync_attempts FROM charges c
+          WHERE c.provider_type = ANY($2::text[]) AND c.sync_stopped_at IS NULL
+            AND COALESCE(c.sync_next_at, c.updated_at + interval '1 minute') <= $1
+            AND (c.status IN ('pending', 'capture_pending', 'refund_pending')
+              OR EXISTS (SELECT 1 FROM transaction_requests t
+                          WHERE t.charge_id = c.id AND t.client_id = c.client_id
+                            AND t.request_status = 'pending' AND t.provider_accepted_at IS NOT NULL))
+          ORDER BY COALESCE(c.sync_next_at, c.updated_at + interval '1 minute'), c.seq
+          LIMIT $3`,
+        [now, providerTypes, limit],
+      );
+      return rows.map((r) => ({ clientId: r.client_id, id: r.id, attempts: r.sync_attempts }));
+    },
+
+    async setSync(db, clientId, id, state) {
+      await db.query(`UPDATE charges SET sync_next_at = $3, sync_attempts = $4, sync_stopped_at = $5 WHERE client_id = $1 AND id = $2`, [
+        clientId,
+        id,
+        state.nextAt,
+        state.attempts,
+        state.stoppedAt,
+      ]);
     },
 
     async settle(db, r) {

@@ -9,6 +9,8 @@ export interface ProviderRegistry {
   antifraud(type: string): AntifraudProvider | undefined;
   /** Antifraud providers are consulted before authorization and never routed a payment. */
   isAntifraud(type: string): boolean;
+  /** The credentials types whose adapter can say where a transaction stands (`query`): the status sync asks only these. */
+  queryable(): string[];
 }
 
 export interface RegistryOptions {
@@ -40,5 +42,6 @@ export function fromAdapters(paymentAdapters: PaymentProvider[], antifraudAdapte
     payment: (type) => payments.get(type.toUpperCase()),
     antifraud: (type) => antifraud.get(type.toUpperCase()),
     isAntifraud: (type) => antifraud.has(type.toUpperCase()),
+    queryable: () => [...payments.values()].filter((a) => typeof a.query === 'function').map((a) => a.type.toUpperCase()),
   };
 }

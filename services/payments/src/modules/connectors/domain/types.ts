@@ -75,8 +75,14 @@ export interface OperationRequest {
   currency: string;
 }
 
+/**
+ * pending: the provider took the capture, cancel or refund and settles it later (a refund the issuer confirms in
+ * days, a capture batched at night). The request stays pending and the charge `capture_pending` or
+ * `refund_pending` until a notification or the status sync tells how it ended.
+ */
 export type OperationResult =
   | ({ status: 'success'; transactionId?: string } & NetworkCodes)
+  | { status: 'pending'; transactionId?: string; message?: string }
   | { status: 'failed'; message: string; declinedCode?: DeclinedCode };
 
 export interface ThreeDSSetupRequest {

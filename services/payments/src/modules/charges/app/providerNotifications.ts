@@ -1,0 +1,106 @@
+import { errors, isUuid } from '@platform/kit';
+import { callWithTimeout } from '../../connectors/app/call';
+import { NotificationRefusedError, type PaymentProvider, type ProviderChargeStatus } from '../../connectors/domain/types';
+import type { ProviderEntry } from '../../connectors/app/providerEntries';
+import type { Charge } from '../domain/charge';
+import type { ObservedStatus } from '../domain/providerStatus';
+import type { ChargeDeps } from './deps';
+import { followProvider } from './providerStatus';
+
+export interface InboundProviderNotification {
+  providerId: string;
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  rawBody: Buffer;
+}
+
+export interface NotificationReply {
+  status: number;
+  body: unknown;
+}
+
+const RECEIVED: NotificationReply = { status: 200, body: { received: true } };
+
+/**
+ * What a provider posts to `/v1/provider-notifications/{providerId}`. The entry the URL names decides everything:
+ * its connector verifies the notification with the entry's credentials (refused: 401, nothing changes), and only
+ * charges authorized through that entry (hence of its client) are looked at, by their authorization's transaction
+ * id; a transaction id of anyone else's charge finds nothing and changes nothing. Each charge follows the status
+ * the connector read from a signed body, or else the one its provider answers when asked (`query`): a status in an
+ * unsigned body is never trusted. Unknown, deleted or malformed entry ids, and entries whose connector takes no
+ * notifications, are all the same 404. The same notification twice changes nothing the second time.
+ */
+export async function receiveProviderNotification(deps: ChargeDeps, inbound: InboundProviderNotification): Promise<NotificationReply> {
+  const notFound = () => errors.notFound('Provider', isUuid(inbound.providerId) ? inbound.providerId : undefined);
+  if (!isUuid(inbound.providerId)) throw notFound();
+  const entry = await deps.providerEntries.byId(deps.pool, inbound.providerId);
+  const adapter = entry ? deps.providers.payment(entry.type) : undefined;
+  if (!entry || !adapter?.notifications) throw notFound();
+  let reading;
+  try {
+    reading = adapter.notifications.read({ headers: inbound.headers, query: inbound.query, rawBody: inbound.rawBody }, entry.credentials);
+  } catch (error) {
+    if (error instanceof NotificationRefusedError) {
+      deps.log.warn({ providerId: entry.id, providerType: entry.type, reason: error.message }, 'refused a provider notification');
+      throw errors.unauthenticated('The notification could not be verified');
+    }
+    throw error;
+  }
+  let unanswered = 0;
+  for (const transaction of reading.transactions) {
+    const charge = await deps.store.findByProviderTransaction(deps.pool, entry.clientId, entry.id, transaction.transactionId);
+    if (!charge) {
+      deps.log.info({ providerId: entry.id, providerType: entry.type }, 'a provider notification named a transaction of no charge of its entry');
+      continue;
+    }
+    const observed = transaction.status
+      ? { status: transaction.status, providerStatus: transaction.providerStatus }
+      : await askStatus(deps, adapter, entry, charge, transaction.transactionId);
+    if (observed === 'unanswered') {
+      unanswered++;
+      continue;
+    }
+    if (observed) await followProvider(deps, charge, observed);
+  }
+  // The provider sends it again later: what was applied stays applied, the rest is applied then.
+  if (unanswered > 0) throw errors.unavailable('The provider could not be asked about the notified transactions; send it again later');
+  return reading.reply ? { status: reading.reply.status, body: reading.reply.body ?? null } : RECEIVED;
+}
+
+/**
+ * Where a transaction stands at its provider now, asked with the entry's credentials under the provider deadline.
+ * undefined: the provider does not know it, or its adapter cannot say; 'unanswered': no answer in time.
+ */
+export async function askStatus(
+  deps: Pick<ChargeDeps, 'config' | 'clock' | 'log'>,
+  adapter: PaymentProvider,
+  entry: Pick<ProviderEntry, 'id' | 'type' | 'credentials' | 'options'>,
+  charge: Charge,
+  transactionId: string,
+): Promise<ObservedStatus | undefined | 'unanswered'> {
+  const query = adapter.query?.bind(adapter);
+  if (!query) return undefined;
+  const request = {
+    chargeId: charge.id,
+    transactionId,
+    paymentType: charge.paymentMethod.paymentType,
+    amount: charge.amount,
+    currency: charge.currency,
+    now: deps.clock.now(),
+  };
+  const result = await callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
+    query(request, { idempotencyKey: `${charge.id}:query:${transactionId}`, signal, credentials: entry.credentials, options: entry.options }),
+  );
+  if (!result.ok) {
+    deps.log.warn({ providerId: entry.id, providerType: entry.type, chargeId: charge.id, failure: result.failure }, 'could not ask a provider where a transaction stands');
+    return 'unanswered';
+  }
+  const answer = result.value;
+  if (!answer.found || !answer.status) return undefined;
+  return {
+    status: answer.status as ProviderChargeStatus,
+    capturedAmount: answer.capturedAmount,
+    refundedAmount: answer.refundedAmount,
+    providerStatus: answer.providerStatus,
+  };
+}
