@@ -1,4 +1,5 @@
 import type { ConnectorDefinition } from './kit/definition';
+import { pixConnector } from './pix';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -6,6 +7,7 @@ import type { ConnectorDefinition } from './kit/definition';
  * the merchants module checks provider entries with their credentials schemas.
  */
 export const CONNECTORS: readonly ConnectorDefinition[] = [
+  pixConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 
