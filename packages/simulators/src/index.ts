@@ -4,5 +4,6 @@
  */
 export * from './http';
 export * from './rede';
+export * from './cielo';
 // `npm run new-connector` adds a simulator's export above this line.
 export * from './pix';
