@@ -1,5 +1,6 @@
 import type { ConnectorDefinition } from './kit/definition';
 import { pixConnector } from './pix';
+import { redeConnector } from './rede';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -8,6 +9,7 @@ import { pixConnector } from './pix';
  */
 export const CONNECTORS: readonly ConnectorDefinition[] = [
   pixConnector,
+  redeConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 
