@@ -105,6 +105,19 @@ export async function startRedeSimulator(options: RedeSimulatorOptions): Promise
   let latencyMs = options.latencyMs ?? 0;
   let stalled = false;
   const held = new Set<ServerResponse>();
+  const waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** The latency before an answer; close() ends every wait at once. */
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          waits.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      waits.add(entry);
+    });
   const tokens = new Map<string, { pv: string; expiresAt: number }>();
   const transactions = new Map<string, Transaction>();
   const references = new Map<string, string>();
@@ -405,7 +418,7 @@ export async function startRedeSimulator(options: RedeSimulatorOptions): Promise
         }
       }
     }
-    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    if (latencyMs > 0) await wait(latencyMs);
     if (!res.destroyed) sendJson(res, result.status, result.body);
   };
 
@@ -430,6 +443,11 @@ export async function startRedeSimulator(options: RedeSimulatorOptions): Promise
     },
     close: async () => {
       for (const res of held) res.destroy();
+      for (const entry of waits) {
+        clearTimeout(entry.timer);
+        entry.resolve();
+      }
+      waits.clear();
       await running.close();
     },
   };
