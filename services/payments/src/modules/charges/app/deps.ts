@@ -31,8 +31,11 @@ export interface ChargeDeps {
   outbox?: { kick(): void };
   store: ChargeStore;
   providers: ProviderRegistry;
-  /** Provider entries by their id, of any client, credentials opened (provider notifications, the status sync). */
-  providerEntries: ProviderEntries;
+  /**
+   * Provider entries by their id, of any client, credentials opened (provider notifications, the status sync).
+   * service.ts always gives them; a use case test that leaves them out finds no entry.
+   */
+  providerEntries?: ProviderEntries;
   cards: CardSource;
   merchants: MerchantsPort;
   /** Whether a customer a charge names is the caller's; the customers service owns them. */

@@ -33,7 +33,7 @@ const RECEIVED: NotificationReply = { status: 200, body: { received: true } };
 export async function receiveProviderNotification(deps: ChargeDeps, inbound: InboundProviderNotification): Promise<NotificationReply> {
   const notFound = () => errors.notFound('Provider', isUuid(inbound.providerId) ? inbound.providerId : undefined);
   if (!isUuid(inbound.providerId)) throw notFound();
-  const entry = await deps.providerEntries.byId(deps.pool, inbound.providerId);
+  const entry = await deps.providerEntries?.byId(deps.pool, inbound.providerId);
   const adapter = entry ? deps.providers.payment(entry.type) : undefined;
   if (!entry || !adapter?.notifications) throw notFound();
   let reading;

@@ -65,7 +65,7 @@ async function syncOne(deps: ChargeDeps, target: { clientId: string; id: string;
   const charge = await deps.store.findById(deps.pool, target.clientId, target.id);
   if (!charge) return;
   const attempts = target.attempts + 1;
-  const entry = charge.providerId ? await deps.providerEntries.byId(deps.pool, charge.providerId) : undefined;
+  const entry = charge.providerId ? await deps.providerEntries?.byId(deps.pool, charge.providerId) : undefined;
   const adapter = entry ? deps.providers.payment(entry.type) : undefined;
   const transactionId = charge.transactionRequests.filter((r) => r.requestType === 'authorization' && r.requestStatus === 'success').at(-1)?.transactionId;
   if (!entry || !adapter?.query || !transactionId) {
