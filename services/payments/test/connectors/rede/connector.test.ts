@@ -7,7 +7,7 @@ import {
 } from '@platform/simulators';
 import { connectorFor, CONNECTORS } from '../../../src/modules/connectors/catalog';
 import { redeConnector } from '../../../src/modules/connectors/rede';
-import { RedeProvider, REDE_OAUTH_HOSTS, REDE_TRANSACTION_HOSTS } from '../../../src/modules/connectors/rede/connector';
+import { RedeProvider, redeOAuthUrl, REDE_TRANSACTION_HOSTS } from '../../../src/modules/connectors/rede/connector';
 import { redeDeclines } from '../../../src/modules/connectors/rede/declineTable';
 import { referenceOf } from '../../../src/modules/connectors/rede/transformers';
 import {
@@ -83,8 +83,16 @@ describe('e.Rede connector against its simulator', () => {
   it('talks to the documented hosts unless the operator names others', () => {
     expect(endpoint({}, 'REDE_API_URL', REDE_TRANSACTION_HOSTS, 'sandbox')).toBe('https://sandbox-erede.useredecloud.com.br/v2/transactions');
     expect(endpoint({}, 'REDE_API_URL', REDE_TRANSACTION_HOSTS, undefined)).toBe('https://api.userede.com.br/erede/v2/transactions');
-    expect(endpoint({}, 'REDE_OAUTH_URL', REDE_OAUTH_HOSTS, 'production')).toBe('https://api.userede.com.br/redelabs/oauth2/token');
     expect(endpoint({ REDE_API_URL: simulator.transactionsUrl }, 'REDE_API_URL', REDE_TRANSACTION_HOSTS, 'production')).toBe(simulator.transactionsUrl);
+    expect(redeOAuthUrl({}, 'production')).toBe('https://api.userede.com.br/redelabs/oauth2/token');
+    expect(redeOAuthUrl({}, 'sandbox')).toBe('https://rl7-sandbox-api.useredecloud.com.br/oauth2/token');
+    expect(redeOAuthUrl({ REDE_OAUTH_URL: 'https://auth.example.test/token', REDE_API_URL: simulator.transactionsUrl }, 'sandbox')).toBe('https://auth.example.test/token');
+  });
+
+  it('asks for tokens on the operator host when only REDE_API_URL moved', async () => {
+    expect(redeOAuthUrl({ REDE_API_URL: simulator.transactionsUrl }, 'production')).toBe(simulator.oauthUrl);
+    const moved = new RedeProvider({ env: { REDE_API_URL: simulator.transactionsUrl }, publicUrl: 'https://api.example.test' }, { now: () => now });
+    expect(await moved.authorize(request(), call())).toMatchObject({ status: 'authorized' });
   });
 
   it('authorizes with capture and the query says authorized', async () => {

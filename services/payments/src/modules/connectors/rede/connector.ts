@@ -42,6 +42,19 @@ export const REDE_OAUTH_HOSTS = {
   production: 'https://api.userede.com.br/redelabs/oauth2/token',
 } as const;
 
+/**
+ * Where access tokens are asked: `REDE_OAUTH_URL` when set; else, when the operator moved the transactions
+ * (`REDE_API_URL`: a simulator, a proxy), `/oauth2/token` on that same host, so a PV and its key never go to a host
+ * the operator did not choose; else the documented endpoint of the entry's environment.
+ */
+export function redeOAuthUrl(env: ConnectorEnvironment['env'], environment: unknown): string {
+  const configured = env.REDE_OAUTH_URL?.trim();
+  if (configured) return configured;
+  const transactions = env.REDE_API_URL?.trim();
+  if (transactions) return new URL('/oauth2/token', transactions).toString();
+  return endpoint(env, 'REDE_OAUTH_URL', REDE_OAUTH_HOSTS, environment);
+}
+
 /** How many operation answers are kept by idempotency key (Rede's capture and cancellation take no request id). */
 const REMEMBERED_OPERATIONS = 10_000;
 
@@ -172,7 +185,7 @@ export class RedeProvider implements PaymentProvider {
   /** One request with a bearer token; a token Rede refuses is replaced once (it may have been revoked early). */
   private async send(call: ProviderCall, credentials: RedeCredentials, method: Method, path: string, body?: unknown): Promise<HttpAnswer> {
     const baseUrl = endpoint(this.environment.env, 'REDE_API_URL', REDE_TRANSACTION_HOSTS, credentials.environment);
-    const oauthUrl = endpoint(this.environment.env, 'REDE_OAUTH_URL', REDE_OAUTH_HOSTS, credentials.environment);
+    const oauthUrl = redeOAuthUrl(this.environment.env, credentials.environment);
     const transactions = this.clientFor(baseUrl, credentials.pv);
     const tokenRequest = { client: this.clientFor(oauthUrl, credentials.pv), oauthUrl, pv: credentials.pv, key: credentials.token, signal: call.signal };
     let answer: HttpAnswer | undefined;
