@@ -205,6 +205,19 @@ describe('e.Rede connector against its simulator', () => {
     expect(simulator.tokensIssued()).toBe(settled + 1);
   });
 
+  it('replaces once a token Rede refuses before the adapter thinks it expired', async () => {
+    const issuedAt = now;
+    const lagging = new RedeProvider(
+      { env: { REDE_API_URL: simulator.transactionsUrl, REDE_OAUTH_URL: simulator.oauthUrl }, publicUrl: 'https://api.example.test' },
+      { now: () => issuedAt },
+    );
+    expect(await lagging.authorize(request(), call())).toMatchObject({ status: 'authorized' });
+    const issued = simulator.tokensIssued();
+    now += 1441 * 1000;
+    expect(await lagging.authorize(request(), call())).toMatchObject({ status: 'authorized' });
+    expect(simulator.tokensIssued()).toBe(issued + 1);
+  });
+
   it('declines with invalid_merchant on refused credentials, and repeats no secret', async () => {
     const card = cardData(REDE_APPROVED_CARD, CVV);
     const result = await provider.authorize(request({ card }), call({ credentials: credentials(WRONG_KEY) }));
