@@ -10,7 +10,7 @@ export function banner(options: {
   /** Each process's metrics port, by process name, in the order to print them. */
   metricsPorts: Record<string, number>;
   credentialsFile: string;
-  credentials: { clientId?: string; apiKey?: string; adminToken: string };
+  credentials: { clientId?: string; apiKey?: string; adminToken: string; demoMerchantId?: string };
   firstStart: boolean;
 }): string[] {
   const { port, credentialsFile, credentials } = options;
@@ -30,6 +30,9 @@ export function banner(options: {
     );
   } else {
     lines.push(`Credentials (client id, API key, admin token) are in ${credentialsFile}`);
+  }
+  if (credentials.demoMerchantId) {
+    lines.push(`Demo merchant (Cielo, then Rede, then SANDBOX; Pix at Efí; all simulated on this machine): ${credentials.demoMerchantId}`);
   }
   const metrics = Object.entries(options.metricsPorts);
   if (metrics.length > 0) {

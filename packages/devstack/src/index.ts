@@ -1,3 +1,4 @@
 export * from './nats';
 export * from './platform';
 export * from './processes';
+export * from './simulators';

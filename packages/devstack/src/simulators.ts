@@ -1,0 +1,79 @@
+import { startCieloSimulator, startPixSimulator, startRedeSimulator, testTls, type PixSimulatorProfile } from '@platform/simulators';
+
+/**
+ * The real providers' simulators beside a local platform (`npm start`, the end-to-end tests): each on a free
+ * loopback port, with the demo accounts below, and the operator variables that point the connectors at them.
+ * A variable the operator already set is kept (then that provider is reached where it says, and its simulator
+ * is not started): pointing the platform at a real provider is a configuration change, not a code change.
+ */
+
+/** The accounts the simulators accept, and the demo merchant's provider entries carry. Not secrets: test values. */
+export const DEMO_ACCOUNTS = {
+  cielo: { merchantId: 'b3c2d1a0-5e4f-4a3b-9c8d-7e6f5a4b3c2d', merchantKey: 'DEMOCIELOKEYSIMULATOR0000000000000000000' },
+  rede: { pv: '10000001', token: 'demo-rede-integration-key' },
+  pix: { clientId: 'Client_Id_demo_simulator', clientSecret: 'Client_Secret_demo_simulator', pixKey: 'pix@demo.example' },
+} as const;
+
+const PIX_PROFILES: readonly PixSimulatorProfile[] = ['EFI', 'ITAU', 'SANTANDER', 'BB'];
+
+export interface ProviderSimulators {
+  /** The variables to give the platform's processes (only those the environment did not set). */
+  env: Record<string, string>;
+  /** Which simulators run (`cielo`, `rede`, `pix_efi`, ...), by the variable they answer for. */
+  running: string[];
+  close(): Promise<void>;
+}
+
+/** Starts the simulators whose providers the environment does not already point elsewhere. */
+export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv; clock?: () => Date } = {}): Promise<ProviderSimulators> {
+  const given = options.env ?? process.env;
+  const isSet = (name: string) => (given[name] ?? '').trim() !== '';
+  const env: Record<string, string> = {};
+  const closers: Array<() => Promise<void>> = [];
+  const running: string[] = [];
+  try {
+    if (!isSet('CIELO_API_URL') && !isSet('CIELO_QUERY_URL')) {
+      const cielo = await startCieloSimulator({ clock: options.clock, merchants: [DEMO_ACCOUNTS.cielo] });
+      closers.push(() => cielo.close());
+      Object.assign(env, { CIELO_API_URL: cielo.url, CIELO_QUERY_URL: cielo.url });
+      running.push('cielo');
+    }
+    if (!isSet('REDE_API_URL')) {
+      const rede = await startRedeSimulator({ clock: options.clock, accounts: [{ pv: DEMO_ACCOUNTS.rede.pv, token: DEMO_ACCOUNTS.rede.token }] });
+      closers.push(() => rede.close());
+      Object.assign(env, { REDE_API_URL: rede.transactionsUrl, REDE_OAUTH_URL: rede.oauthUrl });
+      running.push('rede');
+    }
+    for (const profile of PIX_PROFILES) {
+      if (isSet(`PIX_${profile}_API_URL`)) continue;
+      const pix = await startPixSimulator({ clock: options.clock, profile, accounts: [{ clientId: DEMO_ACCOUNTS.pix.clientId, clientSecret: DEMO_ACCOUNTS.pix.clientSecret }] });
+      closers.push(() => pix.close());
+      Object.assign(env, { [`PIX_${profile}_API_URL`]: pix.url, [`PIX_${profile}_TOKEN_URL`]: pix.tokenUrl });
+      running.push(`pix_${profile.toLowerCase()}`);
+    }
+    // The Pix simulators serve TLS with a test CA: the platform trusts it as it would a bank's private one.
+    if (running.some((name) => name.startsWith('pix_')) && !isSet('NODE_EXTRA_CA_CERTS')) env.NODE_EXTRA_CA_CERTS = testTls().caFile;
+  } catch (error) {
+    await Promise.all(closers.map((close) => close().catch(() => undefined)));
+    throw error;
+  }
+  return { env, running, close: async () => void (await Promise.all(closers.map((close) => close().catch(() => undefined)))) };
+}
+
+/**
+ * The demo merchant's providers: Cielo first, then Rede, then SANDBOX, and the Efí Pix account, so the first charge
+ * of the README meets real connectors and failover. The client certificate is the simulators' test one.
+ */
+export function demoProviders(): Array<{ name: string; priority: number; credentials: Record<string, unknown> }> {
+  const tls = testTls();
+  return [
+    { name: 'Cielo (simulator)', priority: 1, credentials: { type: 'CIELO', ...DEMO_ACCOUNTS.cielo, environment: 'sandbox' } },
+    { name: 'Rede (simulator)', priority: 2, credentials: { type: 'REDE', ...DEMO_ACCOUNTS.rede, environment: 'sandbox' } },
+    { name: 'Sandbox', priority: 3, credentials: { type: 'SANDBOX' } },
+    {
+      name: 'Pix Efí (simulator)',
+      priority: 4,
+      credentials: { type: 'PIX_EFI', ...DEMO_ACCOUNTS.pix, certificate: tls.clientBundle, environment: 'sandbox' },
+    },
+  ];
+}
