@@ -35,7 +35,8 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
     if (!isSet('CIELO_API_URL') && !isSet('CIELO_QUERY_URL')) {
       const cielo = await startCieloSimulator({ clock: options.clock, merchants: [DEMO_ACCOUNTS.cielo] });
       closers.push(() => cielo.close());
-      Object.assign(env, { CIELO_API_URL: cielo.url, CIELO_QUERY_URL: cielo.url });
+      // One simulator serves Cielo's transactional and query hosts, and the Braspag gateway's shapes too.
+      Object.assign(env, { CIELO_API_URL: cielo.url, CIELO_QUERY_URL: cielo.url, CIELO_BRASPAG_API_URL: cielo.url, CIELO_BRASPAG_QUERY_URL: cielo.url });
       running.push('cielo');
     }
     if (!isSet('REDE_API_URL')) {
