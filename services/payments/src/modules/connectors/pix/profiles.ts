@@ -73,13 +73,15 @@ export const PIX_PROFILES: Readonly<Record<PixType, PixProfile>> = {
     tokenAuthentication: 'form-query-grant',
     tokenMutualTls: { production: true, sandbox: true },
   },
-  // Banco do Brasil developers portal, "API Pix v2": api-pix.bb.com.br/pix/v2 (production, mutual TLS) and
-  // api.hm.bb.com.br/pix/v2 (homologation); the token from oauth.bb.com.br / oauth.hm.bb.com.br with HTTP Basic,
-  // form body with grant_type and scope, no client certificate; `gw-dev-app-key` on every API call.
+  // Banco do Brasil developers portal, "API Pix v2", connection settings: production https://api-pix.bb.com.br/pix/v2
+  // and homologation https://api-pix.hm.bb.com.br/pix/v2, both with mutual TLS (the homologation host without it,
+  // api.extranet.hm.bb.com.br, is not used: the connector always presents the entry's certificate); the token from
+  // oauth.bb.com.br / oauth.hm.bb.com.br with HTTP Basic and a form body with grant_type and scope, no client
+  // certificate; the application key as the `gw-dev-app-key` query parameter of every API call, in both.
   PIX_BB: {
     type: 'PIX_BB',
     bank: 'BB',
-    api: { production: 'https://api-pix.bb.com.br/pix/v2', sandbox: 'https://api.hm.bb.com.br/pix/v2' },
+    api: { production: 'https://api-pix.bb.com.br/pix/v2', sandbox: 'https://api-pix.hm.bb.com.br/pix/v2' },
     token: { production: 'https://oauth.bb.com.br/oauth/token', sandbox: 'https://oauth.hm.bb.com.br/oauth/token' },
     tokenAuthentication: 'basic-form',
     scopes: STANDARD_SCOPES,
