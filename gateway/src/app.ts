@@ -32,6 +32,7 @@ import { payoutsAndPrepaymentRoutes } from './routes/payouts-and-prepayment/rout
 import { receiptRoutes } from './routes/receipts/routes';
 import { reportRoutes } from './routes/reports/routes';
 import { sandboxDocumentRoutes } from './routes/sandbox-documents/routes';
+import { providerNotificationRoutes } from './routes/provider-notifications/routes';
 // `npm run new-service` adds the import of a new service's routes above this line.
 
 export type AppConfig = Pick<GatewayConfig, 'PUBLIC_URL' | 'AUTH_CACHE_TTL_MS' | 'BODY_LIMIT'> &
@@ -74,6 +75,7 @@ export function gatewayRoutes(clients: GatewayClients, config: Pick<AppConfig, '
     ...reportRoutes(clients),
     ...receiptRoutes({ payments: clients.payments, publicUrl: config.PUBLIC_URL }),
     ...sandboxDocumentRoutes(clients),
+    ...providerNotificationRoutes(clients),
     // `npm run new-service` adds a new service's routes above this line.
   ];
 }

@@ -3,12 +3,17 @@ import express, { type Request, type RequestHandler } from 'express';
 import multer, { MulterError } from 'multer';
 import { TransportError, validationError } from './errors';
 
-export type BodyKind = 'json' | 'multipart';
+/** raw: the bytes as sent, of any media type, unparsed (a provider's notification is signed over its bytes). */
+export type BodyKind = 'json' | 'multipart' | 'raw';
 
 const MEDIA_TYPES: Record<BodyKind, string> = {
   json: 'application/json',
   multipart: 'multipart/form-data',
+  raw: '*/*',
 };
+
+/** The most a raw body may hold: far above any provider's notification, far below anything that costs memory. */
+export const RAW_BODY_MAX_BYTES = 64 * 1024;
 
 /** One uploaded file a multipart route takes. */
 export interface FileField {
@@ -89,6 +94,7 @@ function fromMulter(error: unknown, file: FileField | undefined): unknown {
  * 415 before anything is read; a request without a body (or an empty one) leaves `req.body` undefined.
  */
 export function bodyReader(options: { consumes: readonly BodyKind[]; limit: string; file?: FileField }): RequestHandler {
+  if (options.consumes.includes('raw')) return rawBodyReader();
   const json = express.json({ limit: options.limit, strict: true, verify: checkDepth });
   const upload = options.file
     ? multer({
@@ -112,6 +118,21 @@ export function bodyReader(options: { consumes: readonly BodyKind[]; limit: stri
     }
     if (type === MEDIA_TYPES.json) json(req, res, (error?: unknown) => next(error === undefined ? undefined : fromBodyParser(error)));
     else upload(req, res, (error?: unknown) => next(error === undefined ? undefined : fromMulter(error, options.file)));
+  };
+}
+
+/** Reads the body as bytes whatever its media type (none: empty), up to RAW_BODY_MAX_BYTES (413 past it). */
+function rawBodyReader(): RequestHandler {
+  const raw = express.raw({ type: () => true, limit: RAW_BODY_MAX_BYTES });
+  return (req: Request, res, next) => {
+    raw(req, res, (error?: unknown) => {
+      if (error !== undefined) {
+        next(fromBodyParser(error));
+        return;
+      }
+      if (!Buffer.isBuffer(req.body)) req.body = Buffer.alloc(0);
+      next();
+    });
   };
 }
 

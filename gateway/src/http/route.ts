@@ -270,7 +270,8 @@ function handlerOf(route: RouteDefinition): RequestHandler {
     textViolations(req.params, 'params', violations);
     if (route.query) textViolations(req.query, 'query', violations);
     if (headers) for (const name of Object.keys(headers.shape)) textViolations(req.headers[name], name, violations);
-    if (route.body) textViolations(req.body, 'body', violations);
+    // Raw bytes are passed on as they came: whoever reads them (a provider's connector) checks them.
+    if (route.body && !route.consumes?.includes('raw')) textViolations(req.body, 'body', violations);
     const refused = new Set(violations.map((v) => v.field));
     const schemaViolations: FieldViolation[] = [];
     const params = route.params ? parsePart(route.params, req.params, 'params', schemaViolations) : undefined;

@@ -117,6 +117,7 @@ function requestBodyOf(route: RouteDefinition): NonNullable<RouteConfig['request
   const content: ZodContentObject = {};
   for (const kind of route.consumes ?? ['json']) {
     if (kind === 'json') content['application/json'] = { schema: route.body, ...examplesOf(route.examples?.request) };
+    else if (kind === 'raw') content['*/*'] = { schema: z.string().openapi({ format: 'binary', description: 'Any media type, passed on as bytes' }) };
     else {
       const fileField = route.file
         ? { [route.file.field]: z.custom<Buffer>().optional().openapi({ type: 'string', format: 'binary', description: `${route.file.contentTypes.join(', ')}; at most ${route.file.maxBytes} bytes` }) }
