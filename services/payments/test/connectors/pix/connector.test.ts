@@ -4,7 +4,8 @@ import { startPixSimulator, testTls, type PixExchange, type PixSimulatorOptions,
 import { ProviderUnavailableError, type AuthorizeRequest, type ProviderCall } from '../../../src/modules/connectors/domain/types';
 import { createHttpClient, forgetTrustedAuthorities } from '../../../src/modules/connectors/kit/http';
 import { brCodeProblems, crc16 } from '../../../src/modules/connectors/pix/brcode';
-import { PixProvider } from '../../../src/modules/connectors/pix/connector';
+import { PixProvider, pixEndpoints, webhookUrlFor } from '../../../src/modules/connectors/pix/connector';
+import { PIX_PROFILES } from '../../../src/modules/connectors/pix/profiles';
 import { pixCredentials, type PixType } from '../../../src/modules/connectors/pix/credentials';
 import { pixNotifications } from '../../../src/modules/connectors/pix/notifications';
 import { parseCob, toAuthorizeResult, toCobRequest } from '../../../src/modules/connectors/pix/transformers';
@@ -405,5 +406,24 @@ describe('Pix credentials', () => {
     const b = await bench({ profile: 'BB' });
     const result = await b.provider.authorize(charge(1200), call(b, 'idem-bb', { ...b.credentials, developerKey: 'another-key' }));
     expect(result).toMatchObject({ status: 'declined', declinedCode: 'not_permitted' });
+  });
+});
+
+describe('Pix bank profiles', () => {
+  it('sends each entry to its bank\'s documented hosts for its environment, unless the operator set PIX_<BANK>_API_URL / _TOKEN_URL', () => {
+    expect(pixEndpoints(PIX_PROFILES.PIX_EFI, {}, undefined)).toEqual({ api: 'https://pix.api.efipay.com.br/v2', token: 'https://pix.api.efipay.com.br/oauth/token' });
+    expect(pixEndpoints(PIX_PROFILES.PIX_EFI, {}, 'sandbox')).toEqual({ api: 'https://pix-h.api.efipay.com.br/v2', token: 'https://pix-h.api.efipay.com.br/oauth/token' });
+    expect(pixEndpoints(PIX_PROFILES.PIX_ITAU, {}, 'production')).toEqual({ api: 'https://secure.api.itau/pix_recebimentos/v2', token: 'https://sts.itau.com.br/api/oauth/token' });
+    expect(pixEndpoints(PIX_PROFILES.PIX_SANTANDER, {}, 'sandbox').api).toBe('https://trust-pix-h.santander.com.br/api/v1');
+    expect(pixEndpoints(PIX_PROFILES.PIX_BB, {}, 'sandbox')).toEqual({ api: 'https://api-pix.hm.bb.com.br/pix/v2', token: 'https://oauth.hm.bb.com.br/oauth/token' });
+    const env = { PIX_BB_API_URL: 'https://pix-bb.internal/pix/v2', PIX_BB_TOKEN_URL: 'https://oauth-bb.internal/oauth/token', PIX_EFI_API_URL: '  ' };
+    expect(pixEndpoints(PIX_PROFILES.PIX_BB, env, 'sandbox')).toEqual({ api: 'https://pix-bb.internal/pix/v2', token: 'https://oauth-bb.internal/oauth/token' });
+    expect(pixEndpoints(PIX_PROFILES.PIX_EFI, env, 'sandbox').api).toBe('https://pix-h.api.efipay.com.br/v2');
+  });
+
+  it('registers the webhook URL so that the /pix the PSP appends lands in a parameter (Efí\'s ?ignorar=)', () => {
+    expect(webhookUrlFor('https://platform.example/v1/provider-notifications/prv_1')).toBe('https://platform.example/v1/provider-notifications/prv_1?ignorar=');
+    expect(webhookUrlFor('https://platform.example/hook?a=1')).toBe('https://platform.example/hook?a=1&ignorar=');
+    expect(webhookUrlFor('https://platform.example/hook?ignorar=')).toBe('https://platform.example/hook?ignorar=');
   });
 });

@@ -62,6 +62,17 @@ function certificateOf(credentials: PixCredentials): ClientCertificate {
 }
 
 /**
+ * Where an entry's calls go: `PIX_<BANK>_API_URL` and `PIX_<BANK>_TOKEN_URL` when the operator set them, else the
+ * hosts the bank documents for the entry's environment (production unless it says sandbox).
+ */
+export function pixEndpoints(profile: PixProfile, env: ConnectorEnvironment['env'], environment: unknown): { api: string; token: string } {
+  return {
+    api: endpoint(env, `PIX_${profile.bank}_API_URL`, profile.api, environment),
+    token: endpoint(env, `PIX_${profile.bank}_TOKEN_URL`, profile.token, environment),
+  };
+}
+
+/**
  * The callback of the Pix webhook goes to `{webhookUrl}/pix` (API Pix v2.9.0, callback `listaPix`); the
  * platform receives notifications at the URL it registers. Efí documents the way to keep that URL: end it with
  * `?ignorar=` so that the `/pix` the PSP appends lands in a query parameter nobody reads. Every PSP that appends
@@ -273,8 +284,9 @@ export class PixProvider implements PaymentProvider {
     const credentials = parsed.data;
     if (credentials.type !== this.type) throw new CredentialsError(`the provider entry is ${credentials.type}, not ${this.type}`);
     const profile = this.profile;
-    const apiUrl = endpoint(this.environment.env, `PIX_${profile.bank}_API_URL`, profile.api, credentials.environment);
-    const tokenUrl = new URL(endpoint(this.environment.env, `PIX_${profile.bank}_TOKEN_URL`, profile.token, credentials.environment));
+    const urls = pixEndpoints(profile, this.environment.env, credentials.environment);
+    const apiUrl = urls.api;
+    const tokenUrl = new URL(urls.token);
     const certificate = certificateOf(credentials);
     const fingerprint = createHash('sha256')
       .update(`${credentials.clientId}\0${credentials.certificate}\0${credentials.certificatePassphrase ?? ''}`)
