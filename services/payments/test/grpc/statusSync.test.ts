@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RESUME_ABANDONED_OPERATIONS, SYNC_PROVIDER_STATUSES } from '../../src/modules/charges/app/chargeJobs';
 import { cardCharge, cardNumberEnding, chargeEventsOf, pixCharge } from '../support/charges';
-import { fakeMerchant, FakeProvider, runJob, startWithProviders, syncStateOf, type RunningWithProviders } from '../support/fakeProvider';
+import { fakeMerchant, FakeProvider, notification, runJob, startWithProviders, syncStateOf, type RunningWithProviders } from '../support/fakeProvider';
 
 const MINUTE = 60_000;
 const provider = new FakeProvider('SUBACQUIRER', ['pix', 'credit']);
@@ -119,6 +119,79 @@ describe('the status sync', () => {
     expect(refused.transactionRequests.map((r) => [r.requestType, r.requestStatus])).toEqual([
       ['authorization', 'success'],
       ['refund', 'failed'],
+    ]);
+  });
+});
+
+describe('the status sync, at the end of a charge', () => {
+  it('stops asking about a Pix an hour past its expiry with the provider still saying pending, and leaves it pending', async () => {
+    const clientId = randomUUID();
+    const { merchantId } = await fakeMerchant(running.client, clientId, `key_${randomUUID()}`);
+    provider.pixExpiresAt = new Date(running.clock.now().getTime() + 30 * MINUTE);
+    const charge = await running.client.createCharge(pixCharge(clientId, merchantId));
+
+    running.clock.advance(60 * MINUTE);
+    await syncOnce();
+    expect(await syncStateOf(running.pool, charge.id)).toMatchObject({ attempts: 1, stoppedAt: null });
+
+    running.clock.advance(31 * MINUTE);
+    await syncOnce();
+    const stopped = await syncStateOf(running.pool, charge.id);
+    expect(stopped).toMatchObject({ attempts: 2, nextAt: null });
+    expect(stopped.stoppedAt).toEqual(running.clock.now());
+
+    const asked = () => provider.calls.filter((c) => c.operation === 'query' && c.transactionId === transactionIdOf(charge)).length;
+    const queries = asked();
+    expect(queries).toBe(2);
+    running.clock.advance(120 * MINUTE);
+    await syncOnce();
+    expect(asked()).toBe(queries);
+    expect((await running.client.getCharge({ clientId, id: charge.id })).status).toBe('pending');
+  });
+
+  it('records a refund made at the provider that the platform never asked, with its amount', async () => {
+    const clientId = randomUUID();
+    const apiKey = `key_${randomUUID()}`;
+    const { merchantId, providerId } = await fakeMerchant(running.client, clientId, apiKey);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, cardNumberEnding('1')));
+    const transactionId = transactionIdOf(charge);
+    provider.settle(transactionId, { refundedAmount: 300 });
+
+    await running.client.receiveProviderNotification(notification(providerId, apiKey, [{ id: transactionId }]));
+    await running.client.receiveProviderNotification(notification(providerId, apiKey, [{ id: transactionId }]));
+
+    const after = await running.client.getCharge({ clientId, id: charge.id });
+    expect(after).toMatchObject({ status: 'authorized', capturedAmount: charge.amount, refundedAmount: 300 });
+    expect(after.transactionRequests.map((r) => [r.requestType, r.requestStatus, r.amount])).toEqual([
+      ['authorization', 'success', charge.amount],
+      ['refund', 'success', 300],
+    ]);
+  });
+
+  it('leaves a capture its provider answered pending as capture_pending until the provider says it captured', async () => {
+    const clientId = randomUUID();
+    const apiKey = `key_${randomUUID()}`;
+    const { merchantId, providerId } = await fakeMerchant(running.client, clientId, apiKey);
+    const held = await running.client.createCharge(cardCharge(clientId, merchantId, cardNumberEnding('1'), { capture: false }));
+    expect(held.status).toBe('pre_authorized');
+    provider.operationAnswer = 'pending';
+    let capturing;
+    try {
+      capturing = await running.client.captureCharge({ clientId, id: held.id, amount: 600 });
+    } finally {
+      provider.operationAnswer = 'success';
+    }
+    expect(capturing).toMatchObject({ status: 'capture_pending', capturedAmount: 0 });
+
+    const transactionId = transactionIdOf(held);
+    await running.client.receiveProviderNotification(notification(providerId, apiKey, [{ id: transactionId, status: 'capture_pending' }]));
+    expect((await running.client.getCharge({ clientId, id: held.id })).status).toBe('capture_pending');
+    await running.client.receiveProviderNotification(notification(providerId, apiKey, [{ id: transactionId, status: 'authorized' }]));
+    const captured = await running.client.getCharge({ clientId, id: held.id });
+    expect(captured).toMatchObject({ status: 'authorized', amount: 600, capturedAmount: 600 });
+    expect(captured.transactionRequests.map((r) => [r.requestType, r.requestStatus])).toEqual([
+      ['authorization', 'success'],
+      ['capture', 'success'],
     ]);
   });
 });

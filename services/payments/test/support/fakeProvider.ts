@@ -52,6 +52,8 @@ export class FakeProvider implements PaymentProvider {
   readonly calls: Array<{ operation: string; transactionId?: string }> = [];
   /** How captures, cancels and refunds are answered. */
   operationAnswer: 'success' | 'pending' = 'success';
+  /** When the Pix QR codes it makes stop working. */
+  pixExpiresAt = new Date(Date.UTC(2030, 0, 1));
 
   constructor(
     readonly type: string,
@@ -63,7 +65,7 @@ export class FakeProvider implements PaymentProvider {
     this.calls.push({ operation: 'authorize', transactionId });
     if (request.paymentType === 'pix') {
       this.transactions.set(transactionId, { status: 'pending', capturedAmount: 0, refundedAmount: 0 });
-      const expiresAt = new Date(Date.UTC(2030, 0, 1));
+      const expiresAt = this.pixExpiresAt;
       return { status: 'pending', transactionId, pix: { qrCodeData: `00020126-${transactionId}`, qrCodeImageUrl: `https://fake.example.test/${transactionId}.png`, expiresAt } };
     }
     const status = request.capture ? 'authorized' : 'pre_authorized';
