@@ -7,6 +7,7 @@ import { brCodeProblems, crc16 } from '../../../src/modules/connectors/pix/brcod
 import { PixProvider, pixEndpoints, webhookUrlFor } from '../../../src/modules/connectors/pix/connector';
 import { PIX_PROFILES } from '../../../src/modules/connectors/pix/profiles';
 import { pixCredentials, type PixType } from '../../../src/modules/connectors/pix/credentials';
+import { failureOf } from '../../../src/modules/connectors/pix/errors';
 import { pixNotifications } from '../../../src/modules/connectors/pix/notifications';
 import { parseCob, toAuthorizeResult, toCobRequest } from '../../../src/modules/connectors/pix/transformers';
 import { check, requestSchema, responseSchema, WEBHOOK_PIX_BODY } from './openapi';
@@ -425,5 +426,37 @@ describe('Pix bank profiles', () => {
     expect(webhookUrlFor('https://platform.example/v1/provider-notifications/prv_1')).toBe('https://platform.example/v1/provider-notifications/prv_1?ignorar=');
     expect(webhookUrlFor('https://platform.example/hook?a=1')).toBe('https://platform.example/hook?a=1&ignorar=');
     expect(webhookUrlFor('https://platform.example/hook?ignorar=')).toBe('https://platform.example/hook?ignorar=');
+  });
+});
+
+describe('Pix error shapes', () => {
+  const answer = (status: number, body: unknown) => ({ status, headers: {}, body });
+
+  it('reads the BCB problem with its violations, never their values', () => {
+    const failure = failureOf(
+      answer(400, {
+        type: 'https://pix.bcb.gov.br/api/v2/error/CobOperacaoInvalida',
+        title: 'Cobrança inválida.',
+        status: 400,
+        detail: 'A requisição não respeita o schema.',
+        violacoes: [{ razao: 'O campo cob.chave não respeita o schema.', propriedade: 'cob.chave', valor: 'chave-do-recebedor-secreta' }],
+      }),
+      'PUT /cob/{txid}',
+    );
+    expect(failure).toEqual({
+      kind: 'CobOperacaoInvalida',
+      declinedCode: 'invalid_data',
+      technical: false,
+      message: 'PUT /cob/{txid} answered 400: Cobrança inválida.; A requisição não respeita o schema.; cob.chave: O campo cob.chave não respeita o schema.',
+    });
+  });
+
+  it('makes 401 and 403 final, whatever the body says, and 429 or an unavailable service technical', () => {
+    expect(failureOf(answer(401, { error: 'invalid_client', error_description: 'bad' }), 'token')).toMatchObject({ kind: 'invalid_client', declinedCode: 'invalid_merchant', technical: false });
+    expect(failureOf(answer(403, { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 't', status: 403 }), 'x')).toMatchObject({ declinedCode: 'not_permitted', technical: false });
+    expect(failureOf(answer(401, ''), 'x')).toMatchObject({ kind: 'http_401', declinedCode: 'invalid_merchant', technical: false });
+    expect(failureOf(answer(429, ''), 'x')).toMatchObject({ declinedCode: 'try_again', technical: true });
+    expect(failureOf(answer(400, { type: 'https://pix.bcb.gov.br/api/v2/error/ServicoIndisponivel', title: 't', status: 400 }), 'x')).toMatchObject({ declinedCode: 'try_again', technical: true });
+    expect(failureOf(answer(400, { nome: 'txid_duplicado', mensagem: 'Campo txid já utilizado' }), 'x')).toMatchObject({ kind: 'txid_duplicado', declinedCode: 'invalid_data', message: 'x answered 400: txid_duplicado; Campo txid já utilizado' });
   });
 });

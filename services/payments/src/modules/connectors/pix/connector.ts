@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { DeclinedCode } from '../../charges/domain/charge';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
@@ -248,7 +247,7 @@ export class PixProvider implements PaymentProvider {
   }
 
   private failed(failure: PixFailure): OperationResult {
-    return { status: 'failed', declinedCode: failure.declinedCode as DeclinedCode, message: failure.message };
+    return { status: 'failed', declinedCode: failure.declinedCode, message: failure.message };
   }
 
   /** The API call with the entry's token; a token the API no longer takes (401) is replaced once. */
