@@ -1,6 +1,7 @@
 import type { ConnectorDefinition } from './kit/definition';
 import { pixConnector } from './pix';
 import { redeConnector } from './rede';
+import { cieloConnector } from './cielo';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -10,6 +11,7 @@ import { redeConnector } from './rede';
 export const CONNECTORS: readonly ConnectorDefinition[] = [
   pixConnector,
   redeConnector,
+  cieloConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 
