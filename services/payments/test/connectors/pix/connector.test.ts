@@ -123,8 +123,14 @@ function validateExchanges(exchanges: PixExchange[]): string[] {
   return problems;
 }
 
+const extraCas = process.env.NODE_EXTRA_CA_CERTS;
 beforeAll(() => {
   process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
+  forgetTrustedAuthorities();
+});
+afterAll(() => {
+  if (extraCas === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+  else process.env.NODE_EXTRA_CA_CERTS = extraCas;
   forgetTrustedAuthorities();
 });
 
