@@ -308,4 +308,19 @@ describe('Cielo simulator: notifications to a URL', () => {
     expect(JSON.parse(received[0]!.body)).toEqual({ PaymentId: payment.PaymentId, ChangeType: 1 });
     expect(received[0]!.headers['x-cielo-key']).toBe('static-value');
   });
+
+  it('a refund whose notification cannot be delivered is still answered and done', async () => {
+    const receiver = (await import('node:http')).createServer((_req, res) => res.end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    const port = (receiver.address() as { port: number }).port;
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    await sim.close();
+    sim = await startCieloSimulator({ merchants: [MERCHANT], clock: () => now, notificationUrl: `http://127.0.0.1:${port}/gone` });
+    const payment = ((await call('POST', '/1/sales/', { MerchantOrderId: '1', Customer: { Name: 'N', Identity: '12345678909' }, Payment: { Type: 'Pix', Amount: 100 } })).json as { Payment: Payment }).Payment;
+    await expect(sim.payPix(payment.PaymentId)).rejects.toThrow();
+    expect(sim.sale(payment.PaymentId)?.status).toBe(2);
+    const refund = await call('PUT', `/1/sales/${payment.PaymentId}/void`);
+    expect(refund.json).toMatchObject({ ReturnCode: '0' });
+    expect(sim.sale(payment.PaymentId)?.status).toBe(11);
+  });
 });

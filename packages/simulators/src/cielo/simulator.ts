@@ -50,7 +50,7 @@ export interface CieloSimulatorOptions {
 export interface CieloSimulator {
   url: string;
   close(): Promise<void>;
-  /** Marks a pending Pix paid (status 2) and sends its notification (ChangeType 1). */
+  /** Marks a pending Pix paid (status 2) and sends its notification (ChangeType 1); rejects when the notification cannot be delivered (the Pix stays paid). */
   payPix(paymentId: string): Promise<void>;
   /** The sale as the query API would answer it, or undefined. */
   sale(paymentId: string): Readonly<SaleState> | undefined;
@@ -476,7 +476,8 @@ export async function startCieloSimulator(options: CieloSimulatorOptions): Promi
     if (sale.type === 'Pix') {
       // The Pix refund is asked for and confirmed by notification; the answer says it was requested.
       const body = { Status: STATUS.pending, ReasonCode: 0, ReasonMessage: 'Successful', ...returnFields(sale.gateway, '0', 'Reembolso solicitado com sucesso', { code: 0, message: 'Successful' }), Links: links(sale.gateway, sale.paymentId, ['self']) };
-      void sendNotification({ PaymentId: sale.paymentId, ChangeType: 1 });
+      // Posted after the answer; a merchant endpoint that is down loses it, as a post that exhausted its retries.
+      sendNotification({ PaymentId: sale.paymentId, ChangeType: 1 }).catch(() => undefined);
       return { status: 200, body };
     }
     const body = operationBody(sale, whole && requested === undefined ? '9' : '0', 'Operation Successful', whole ? ['self'] : ['self', 'void']);
