@@ -3,7 +3,7 @@ import { brCodeValid, startCieloSimulator, type CieloNotification, type CieloSim
 import type { AuthorizeRequest, AuthorizeResult, OperationRequest, ProviderCall } from '../../../src/modules/connectors/domain/types';
 import { ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
 import { connectorFor } from '../../../src/modules/connectors/catalog';
-import { CieloProvider } from '../../../src/modules/connectors/cielo/connector';
+import { CieloProvider, cieloBaseUrl } from '../../../src/modules/connectors/cielo/connector';
 import { cieloConnector } from '../../../src/modules/connectors/cielo';
 import { cieloNotifications } from '../../../src/modules/connectors/cielo/notifications';
 import { requestIdOf } from '../../../src/modules/connectors/cielo/transformers';
@@ -331,5 +331,30 @@ describe('Cielo connector: catalog', () => {
     expect(cieloConnector.credentials.safeParse({ ...CREDENTIALS, gateway: 'other' }).success).toBe(false);
     const adapters = cieloConnector.create({ env: {}, publicUrl: 'https://platform.test' });
     expect(adapters.map((a) => [a.type, a.paymentTypes])).toEqual([['CIELO', ['credit', 'debit', 'pix']]]);
+  });
+});
+
+describe('Cielo connector: hosts', () => {
+  it.each([
+    ['cielo', 'api', 'sandbox', 'https://apisandbox.cieloecommerce.cielo.com.br'],
+    ['cielo', 'query', 'sandbox', 'https://apiquerysandbox.cieloecommerce.cielo.com.br'],
+    ['cielo', 'api', undefined, 'https://api.cieloecommerce.cielo.com.br'],
+    ['cielo', 'query', 'production', 'https://apiquery.cieloecommerce.cielo.com.br'],
+    ['braspag', 'api', 'sandbox', 'https://apisandbox.braspag.com.br'],
+    ['braspag', 'query', 'sandbox', 'https://apiquerysandbox.braspag.com.br'],
+    ['braspag', 'api', 'production', 'https://api.braspag.com.br'],
+    ['braspag', 'query', 'production', 'https://apiquery.braspag.com.br'],
+  ] as const)('%s %s in %s is the documented %s', (gateway, host, environment, url) => {
+    expect(cieloBaseUrl({}, gateway, host, environment)).toBe(url);
+  });
+
+  it('the operator\'s variable wins, each host its own', () => {
+    const env = { CIELO_API_URL: 'https://a.test', CIELO_QUERY_URL: 'https://q.test', CIELO_BRASPAG_API_URL: 'https://ba.test', CIELO_BRASPAG_QUERY_URL: 'https://bq.test' };
+    expect([cieloBaseUrl(env, 'cielo', 'api', 'sandbox'), cieloBaseUrl(env, 'cielo', 'query', 'sandbox'), cieloBaseUrl(env, 'braspag', 'api', 'production'), cieloBaseUrl(env, 'braspag', 'query', 'production')]).toEqual([
+      'https://a.test',
+      'https://q.test',
+      'https://ba.test',
+      'https://bq.test',
+    ]);
   });
 });

@@ -220,6 +220,12 @@ describe('Cielo transformers', () => {
     expect(fromSale({ Payment: { PaymentId: PAYMENT_ID, Status: 13, ReturnCode: '96' } }, () => T0)).toMatchObject({ status: 'declined', declinedCode: 'try_again' });
   });
 
+  it('a decline message keeps no card number or key Cielo wrote back', () => {
+    const result = fromSale({ Payment: { PaymentId: PAYMENT_ID, Status: 3, ReturnCode: '05', ReturnMessage: 'Not Authorized 4551870000000181 JVFMTZCHFMYKJNSAPXMOUMJTQLDKWFOVKISZXOLK' } }, () => T0);
+    expect(result).toMatchObject({ status: 'declined', declinedCode: 'generic' });
+    expect(JSON.stringify(result)).not.toMatch(/4551870000000181|JVFMTZCHFMYKJNSAPXMOUMJTQLDKWFOVKISZXOLK/);
+  });
+
   it('a void with a cancellation code is refused, technical when Cielo could not answer', () => {
     expect(fromVoid({ Status: 2, ReturnCode: '9' }, PAYMENT_ID).result.status).toBe('success');
     expect(fromVoid({ Status: 2, ReturnCode: '98', ReturnMessage: 'Timeout' }, PAYMENT_ID)).toMatchObject({ result: { status: 'failed' }, technical: true });

@@ -38,6 +38,12 @@ export const CIELO_HOSTS = {
   },
 } as const;
 
+/** Where a request goes: the operator's variable for that host when set, else the documented host of the entry's environment. */
+export function cieloBaseUrl(env: ConnectorEnvironment['env'], gateway: CieloGateway, host: 'api' | 'query', environment: unknown): string {
+  const documented = CIELO_HOSTS[gateway][host];
+  return endpoint(env, documented.variable, documented, environment);
+}
+
 export interface CieloProviderOptions {
   /** For answers that say when they were received but not when they expire; the system clock by default. */
   now?: () => Date;
@@ -129,9 +135,8 @@ export class CieloProvider implements PaymentProvider {
   }
 
   private send(credentials: CieloCredentials, call: ProviderCall, host: 'api' | 'query', request: Omit<HttpRequest, 'headers' | 'signal'>): Promise<HttpAnswer> {
-    const gateway = CIELO_HOSTS[gatewayOf(credentials, call)];
-    const documented = gateway[host];
-    const baseUrl = endpoint(this.environment.env, documented.variable, documented, credentials.environment);
+    const gateway = gatewayOf(credentials, call);
+    const baseUrl = cieloBaseUrl(this.environment.env, gateway, host, credentials.environment);
     let client = this.clients.get(baseUrl);
     if (!client) {
       client = createHttpClient({ baseUrl });
@@ -139,7 +144,7 @@ export class CieloProvider implements PaymentProvider {
     }
     return client.send({
       ...request,
-      path: `${gateway.prefix}${request.path}`,
+      path: `${CIELO_HOSTS[gateway].prefix}${request.path}`,
       signal: call.signal,
       headers: {
         MerchantId: credentials.merchantId,

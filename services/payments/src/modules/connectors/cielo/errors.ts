@@ -26,7 +26,8 @@ export type CieloFailure =
 /** What a card number or a 40 character key would look like inside a message Cielo echoed back. */
 const SECRETS = /\d{12,19}|[A-Za-z0-9]{32,}/g;
 
-function clean(text: string): string {
+/** A text Cielo wrote, cut short and without anything that looks like a card number or a key. */
+export function redact(text: string): string {
   return text.replace(SECRETS, '[redacted]').slice(0, 200);
 }
 
@@ -48,6 +49,6 @@ export function failureOf(answer: HttpAnswer): CieloFailure {
   const errors = apiErrorsOf(answer.body);
   if (errors.length === 0) return { kind: 'request', message: `Cielo refused the request (HTTP ${answer.status})`, codes: [] };
   const codes = errors.map((error) => String(error.Code ?? ''));
-  const text = errors.map((error) => `${error.Code ?? '?'} ${clean(String(error.Message ?? ''))}`.trim()).join('; ');
+  const text = errors.map((error) => `${error.Code ?? '?'} ${redact(String(error.Message ?? ''))}`.trim()).join('; ');
   return { kind: 'request', message: `Cielo refused the request: ${text}`, codes };
 }

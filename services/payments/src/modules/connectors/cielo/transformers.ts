@@ -3,6 +3,7 @@ import type { CardBrand } from '../../vault/domain/card';
 import type { AuthorizeRequest, AuthorizeResult, OperationResult, QueryResult } from '../domain/types';
 import { declineOf, statusOf } from '../kit/tables';
 import { CIELO_CANCELLATION_CODES, CIELO_DECLINES } from './declineTable';
+import { redact } from './errors';
 import { CIELO_STATUS, CIELO_STATUS_NAMES } from './statusTable';
 
 /**
@@ -208,7 +209,7 @@ export function returnCodeOf(answer: CieloPayment | CieloOperationAnswer): strin
 }
 
 function returnMessageOf(answer: CieloPayment | CieloOperationAnswer): string {
-  return String(answer.ReturnMessage ?? answer.ProviderReturnMessage ?? answer.ReasonMessage ?? '').slice(0, 200);
+  return redact(String(answer.ReturnMessage ?? answer.ProviderReturnMessage ?? answer.ReasonMessage ?? ''));
 }
 
 export function paymentIdOf(payment: CieloPayment): string | undefined {
