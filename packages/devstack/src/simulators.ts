@@ -1,4 +1,13 @@
-import { startCieloSimulator, startPixSimulator, startRedeSimulator, testTls, type PixSimulatorProfile } from '@platform/simulators';
+import {
+  startCieloSimulator,
+  startPixSimulator,
+  startRedeSimulator,
+  testTls,
+  type CieloSimulator,
+  type PixSimulatorProfile,
+  type RunningPixSimulator,
+  type RunningRedeSimulator,
+} from '@platform/simulators';
 
 /**
  * The real providers' simulators beside a local platform (`npm start`, the end-to-end tests): each on a free
@@ -21,6 +30,10 @@ export interface ProviderSimulators {
   env: Record<string, string>;
   /** Which simulators run (`cielo`, `rede`, `pix_efi`, ...), by the variable they answer for. */
   running: string[];
+  /** The simulators themselves (absent: the operator pointed that provider elsewhere), for tests to drive them. */
+  cielo?: CieloSimulator;
+  rede?: RunningRedeSimulator;
+  pix: Partial<Record<PixSimulatorProfile, RunningPixSimulator>>;
   close(): Promise<void>;
 }
 
@@ -31,10 +44,12 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
   const env: Record<string, string> = {};
   const closers: Array<() => Promise<void>> = [];
   const running: string[] = [];
+  const started: Pick<ProviderSimulators, 'cielo' | 'rede' | 'pix'> = { pix: {} };
   try {
     if (!isSet('CIELO_API_URL') && !isSet('CIELO_QUERY_URL')) {
       const cielo = await startCieloSimulator({ clock: options.clock, merchants: [DEMO_ACCOUNTS.cielo] });
       closers.push(() => cielo.close());
+      started.cielo = cielo;
       // One simulator serves Cielo's transactional and query hosts, and the Braspag gateway's shapes too.
       Object.assign(env, { CIELO_API_URL: cielo.url, CIELO_QUERY_URL: cielo.url, CIELO_BRASPAG_API_URL: cielo.url, CIELO_BRASPAG_QUERY_URL: cielo.url });
       running.push('cielo');
@@ -42,6 +57,7 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
     if (!isSet('REDE_API_URL')) {
       const rede = await startRedeSimulator({ clock: options.clock, accounts: [{ pv: DEMO_ACCOUNTS.rede.pv, token: DEMO_ACCOUNTS.rede.token }] });
       closers.push(() => rede.close());
+      started.rede = rede;
       Object.assign(env, { REDE_API_URL: rede.transactionsUrl, REDE_OAUTH_URL: rede.oauthUrl });
       running.push('rede');
     }
@@ -49,6 +65,7 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
       if (isSet(`PIX_${profile}_API_URL`)) continue;
       const pix = await startPixSimulator({ clock: options.clock, profile, accounts: [{ clientId: DEMO_ACCOUNTS.pix.clientId, clientSecret: DEMO_ACCOUNTS.pix.clientSecret }] });
       closers.push(() => pix.close());
+      started.pix[profile] = pix;
       Object.assign(env, { [`PIX_${profile}_API_URL`]: pix.url, [`PIX_${profile}_TOKEN_URL`]: pix.tokenUrl });
       running.push(`pix_${profile.toLowerCase()}`);
     }
@@ -58,7 +75,7 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
     await Promise.all(closers.map((close) => close().catch(() => undefined)));
     throw error;
   }
-  return { env, running, close: async () => void (await Promise.all(closers.map((close) => close().catch(() => undefined)))) };
+  return { env, running, ...started, close: async () => void (await Promise.all(closers.map((close) => close().catch(() => undefined)))) };
 }
 
 /**

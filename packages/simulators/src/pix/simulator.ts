@@ -47,6 +47,11 @@ export interface PixSimulatorOptions {
   tokenLifetimeSeconds?: number;
   /** The largest cob paid at once, in centavos (1000: Efí's R$ 10.00). */
   instantPaymentLimit?: number;
+  /**
+   * How long after a payment its webhook is posted (250 ms by default): a bank posts after the payer's app is done,
+   * never inside the answer to the cob's creation, so the receiver has recorded the charge by then.
+   */
+  webhookDelayMs?: number;
 }
 
 /** One request and its answer, as seen on the wire (the token endpoint's secrets are never kept). */
@@ -202,7 +207,11 @@ export async function startPixSimulator(options: PixSimulatorOptions): Promise<R
     // The callback goes to `{webhookUrl}/pix` (the document's `listaPix` callback), a plain JSON POST.
     const delivery: WebhookDelivery = { url: `${hook.webhookUrl}/pix`, body: { pix: entries.map((e) => structuredClone(e)) } };
     deliveries.push(delivery);
-    const sending = fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.body) })
+    const sending = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, options.webhookDelayMs ?? 250);
+      timer.unref();
+    })
+      .then(() => fetch(delivery.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(delivery.body) }))
       .then(async (answer) => {
         delivery.status = answer.status;
         await answer.arrayBuffer();
