@@ -89,7 +89,7 @@ export function definePaymentsService(
         options.subscriptionSettings && options.clients
           ? undefined
           : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
-      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows };
+      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, providers };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants };
       const chargeDeps: ChargeDeps = {
         pool,

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { payments } from '@platform/contracts';
 import { createPromiseClient, listJobs, scheduleJob, type Pool } from '@platform/kit';
 import { eventually, ManualClock, startServiceForTest } from '@platform/testkit';
-import { fromAdapters } from '../../src/modules/connectors/app/registry';
+import { fromAdapters, type ProviderRegistry } from '../../src/modules/connectors/app/registry';
 import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
 import {
   NotificationRefusedError,
@@ -146,10 +146,13 @@ export interface RunningWithProviders {
   stop(): Promise<void>;
 }
 
-/** The real payments service on a fresh database, whose registry holds the given adapters (and the sandbox, if not replaced). */
-export async function startWithProviders(adapters: PaymentProvider[], clock = new ManualClock()): Promise<RunningWithProviders> {
+/**
+ * The real payments service on a fresh database, whose registry holds the given adapters (and the sandbox, if not
+ * replaced), or is the given registry (the real connectors, pointed at simulators).
+ */
+export async function startWithProviders(adapters: PaymentProvider[] | ProviderRegistry, clock = new ManualClock()): Promise<RunningWithProviders> {
   const sandbox = new SandboxProvider({ publicUrl: 'https://pay.example.test' });
-  const registry = fromAdapters(adapters.some((a) => a.type === 'SANDBOX') ? adapters : [sandbox, ...adapters]);
+  const registry = Array.isArray(adapters) ? fromAdapters(adapters.some((a) => a.type === 'SANDBOX') ? adapters : [sandbox, ...adapters]) : adapters;
   const { service, address } = await startServiceForTest(
     definePaymentsService({
       clock,

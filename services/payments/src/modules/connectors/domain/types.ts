@@ -115,6 +115,11 @@ export interface PaymentProvider {
   setupThreeDS?(request: ThreeDSSetupRequest, call: ProviderCall): Promise<ThreeDSSetupResult>;
   /** Where a transaction stands at the provider now (the status-sync job and notifications that are verified by asking back). */
   query?(request: QueryRequest, call: ProviderCall): Promise<QueryResult>;
+  /**
+   * Tells the provider where to post the notifications of a provider entry (`url` is the platform's
+   * `/v1/provider-notifications/{providerId}`): the Pix webhook registration. Called when an entry is saved.
+   */
+  registerNotifications?(url: string, call: ProviderCall): Promise<void>;
   /** Reads and verifies what the provider posts to `/v1/provider-notifications/{providerId}`. */
   readonly notifications?: NotificationReader;
 }

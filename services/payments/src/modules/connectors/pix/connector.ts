@@ -221,6 +221,10 @@ export class PixProvider implements PaymentProvider {
     }
   }
 
+  registerNotifications(url: string, call: ProviderCall): Promise<void> {
+    return this.registerWebhook(call.credentials, url, call.signal);
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.clients.values()].map((c) => c.close()));
     this.clients.clear();

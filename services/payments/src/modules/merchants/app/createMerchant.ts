@@ -3,6 +3,7 @@ import { errors, jsonCodec, requireClientId, withIdempotency } from '@platform/k
 import { parseNewMerchant, type CreateMerchantInput, type Merchant } from '../domain/merchant';
 import type { MerchantContext } from './context';
 import { MERCHANT_EVENTS, recordMerchantEvent } from '../events/merchantEvents';
+import { registerNotificationUrls } from './notificationUrls';
 
 export const CREATE_MERCHANT_OPERATION = 'payments.merchants.create';
 
@@ -21,6 +22,7 @@ export async function createMerchant(
     ...command,
     providers: command.providers.map((p) => ({ ...p, credentials: ctx.vault.fingerprint(`credentials:${JSON.stringify(p.credentials ?? {})}`) })),
   };
+  const saved: Parameters<typeof registerNotificationUrls>[1] = [];
   const created = await withIdempotency(
     ctx.pool,
     { clientId, key: idempotencyKey, operation: CREATE_MERCHANT_OPERATION, request, codec: merchantCodec },
@@ -36,9 +38,12 @@ export async function createMerchant(
         merchantUrl: input.merchantUrl,
         createdAt: now,
       });
+      saved.length = 0;
       for (const provider of input.providers) {
+        const providerId = randomUUID();
+        saved.push({ id: providerId, credentials: provider.credentials, options: provider.options });
         await ctx.merchants.insertProvider(tx, {
-          id: randomUUID(),
+          id: providerId,
           clientId,
           merchantId: id,
           name: provider.name,
@@ -56,5 +61,7 @@ export async function createMerchant(
     },
   );
   ctx.outbox.kick();
+  // Empty when the answer was a replay: that request registered them.
+  await registerNotificationUrls(ctx, saved);
   return created;
 }

@@ -2,6 +2,7 @@ import { errors, requireClientId, withTransaction } from '@platform/kit';
 import { isPaymentProvider, parseProviderChanges, priorityTaken, type Provider } from '../domain/merchant';
 import type { MerchantContext } from './context';
 import { recordProviderUpdated } from '../events/merchantEvents';
+import { registerNotificationUrls } from './notificationUrls';
 
 export interface UpdateProviderInput {
   clientId: string;
@@ -49,5 +50,7 @@ export async function updateProvider(ctx: MerchantContext, input: UpdateProvider
     return saved;
   });
   ctx.outbox.kick();
+  // New credentials may name another account (or another Pix key): its provider learns where to post.
+  if (changes.credentials) await registerNotificationUrls(ctx, [{ id: updated.id, credentials: changes.credentials, options: updated.options }]);
   return updated;
 }
