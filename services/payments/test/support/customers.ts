@@ -20,14 +20,14 @@ export class FakeCustomers implements CustomersPort {
     return customerId;
   }
 
-  async requireCustomer(clientId: string, customerId: string): Promise<void> {
+  async requireCustomer(clientId: string, customerId: string): Promise<undefined> {
     this.asked.push({ clientId, customerId });
     if (this.down > 0) {
       this.down--;
       throw errors.unavailable('A platform service is unavailable');
     }
     const owner = this.owners.get(customerId);
-    if (owner === clientId) return;
+    if (owner === clientId) return undefined;
     if (owner === undefined && !this.options.strict) return;
     throw errors.notFound('Customer');
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startCieloSimulator, type CieloNotification, type CieloSimulator } from '@platform/simulators';
-import { cardCharge, cardNumberEnding, paymentMethod, pixCharge, providerIdOf, startCharges, type RunningCharges } from '../../support/charges';
+import { cardCharge, cardNumberEnding, paymentMethod, paymentSource, pixCharge, providerIdOf, startCharges, type RunningCharges } from '../../support/charges';
 
 /**
  * Charges routed to Cielo, through the payments service in-process: its registry makes the Cielo adapter over
@@ -33,7 +33,7 @@ afterAll(async () => {
   }
 });
 
-async function cieloMerchant(clientId: string) {
+async function cieloMerchant(clientId: string, options: Record<string, unknown> = { pixCustomer: { name: 'Maria Souza', identity: '12345678909' } }) {
   return running.client.createMerchant({
     clientId,
     mcc: '5999',
@@ -45,7 +45,7 @@ async function cieloMerchant(clientId: string) {
         name: 'cielo',
         priority: 1,
         credentials: { type: 'CIELO', ...ACCOUNT, environment: 'sandbox' },
-        options: { pixCustomer: { name: 'Maria Souza', identity: '12345678909' } },
+        options,
       },
     ],
   });
@@ -96,5 +96,21 @@ describe('Charges at Cielo', () => {
     });
     expect(reply.status).toBe(200);
     expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'authorized' });
+  });
+
+  it('a Pix at Cielo names the charge’s own payer (an inline customer with a CPF): no fallback payer is needed', async () => {
+    const clientId = randomUUID();
+    const merchant = await cieloMerchant(clientId, {});
+    // Without a payer Cielo refuses a Pix (104 Customer Identity is required).
+    const anonymous = await running.client.createCharge(pixCharge(clientId, merchant.id, { amount: 2600 }));
+    expect(anonymous.status).toBe('failed');
+    const charge = await running.client.createCharge(
+      pixCharge(clientId, merchant.id, {
+        amount: 2600,
+        paymentSource: paymentSource({ sourceType: 'customer', customer: { name: 'Ana Souza', document: { type: 'cpf', number: '111.444.777-35', country: 'BR' } } }),
+      }),
+    );
+    expect(charge.status).toBe('pending');
+    expect(sim.sale(charge.transactionRequests[0]!.transactionId)?.customer).toEqual({ Name: 'Ana Souza' });
   });
 });

@@ -8,6 +8,7 @@ import { platformFeeFor } from '../domain/platformFee';
 import type { ChargeStatus } from '../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders } from '../domain/routing';
 import type { AuthorizeRequest } from '../../connectors/domain/types';
+import { payerOf, type Payer } from '../../../shared/customersPort';
 import { recordChargeEvent } from '../events/chargeEvents';
 import type { CardSourceInput, MerchantForCharge } from '../../../shared/ports';
 import type { ChargeDeps } from './deps';
@@ -91,6 +92,7 @@ async function decide(
   input: NewCharge,
   merchant: MerchantForCharge,
   card: CardData | undefined,
+  payer: Payer | undefined,
 ): Promise<Decision> {
   const now = deps.clock.now();
   const decision: Decision = {
@@ -147,6 +149,7 @@ async function decide(
     ...(input.paymentMethod.recurrence ? { recurrence: input.paymentMethod.recurrence } : {}),
     ...(input.statementDescriptor ? { statementDescriptor: input.statementDescriptor } : {}),
     ...(card ? { card } : {}),
+    ...(payer ? { payer } : {}),
     ...(input.paymentMethod.paymentType === 'pix' ? { pix: { expiresIn: expiresIn ?? 0 } } : {}),
     ...(input.paymentMethod.paymentType === 'boleto' ? { boleto: { expiresDate: expiresDate ?? '', ...(instructions ? { instructions } : {}) } } : {}),
   };
@@ -208,8 +211,9 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         // The customer is the caller's, and the sellers of the split can receive, or nothing is stored and no
         // provider is asked.
         // When one of them does not answer, the key is given up: nothing was done, and a retry runs again.
+        let payer = payerOf(input.source.kind === 'customer' ? input.source.customer : undefined);
         await checkBeforeChange(async () => {
-          if (input.customerId) await deps.customers.requireCustomer(clientId, input.customerId);
+          if (input.customerId) payer = (await deps.customers.requireCustomer(clientId, input.customerId)) ?? payer;
           await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
         });
         const open = async (tx: Queryable) => {
@@ -233,7 +237,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         const usesToken = needsCard(input.paymentMethod.paymentType) && input.source.kind === 'token';
         const opened = usesToken ? await withTransaction(deps.pool, open) : await open(deps.pool);
         const { merchant, platformFee, chargeId, card } = opened;
-        const decision = await decide(deps, chargeId, clientId, input, merchant, card);
+        const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer);
         chargesTotal.inc({ status: decision.status, method: input.paymentMethod.paymentType, provider: decision.provider?.type ?? 'none' });
         const now = deps.clock.now();
         const created: Charge = {

@@ -80,7 +80,7 @@ export class CieloProvider implements PaymentProvider {
     const body = toSaleRequest(request, {
       gateway: gatewayOf(credentials, call),
       braspagProvider: credentials.braspagProvider ?? (credentials.environment === 'sandbox' ? 'Simulado' : 'Cielo30'),
-      customer: customerOf(call.options),
+      customer: customerOf(request, call.options),
     });
     const answer = await this.send(credentials, call, 'api', { method: 'POST', path: '/sales/', body });
     if (answer.status !== 200 && answer.status !== 201) {
@@ -172,11 +172,15 @@ function settle(outcome: { result: OperationResult; technical: boolean }): Opera
 }
 
 /**
- * Pix through Cielo requires the payer ("Customer.Name", "Customer.Identity", "Customer.IdentityType"). The
- * authorization carries no payer; the provider entry's options may give one (`pixCustomer: {name, identity,
- * identityType}`).
+ * Pix through Cielo requires the payer ("Customer.Name", "Customer.Identity", "Customer.IdentityType"): the charge's
+ * customer (inline or stored) when it has a CPF or CNPJ, else the provider entry's options
+ * (`pixCustomer: {name, identity, identityType}`), a merchant's fallback payer.
  */
-function customerOf(options: Record<string, unknown>): { name?: string; identity?: string; identityType?: string } | undefined {
+function customerOf(request: AuthorizeRequest, options: Record<string, unknown>): { name?: string; identity?: string; identityType?: string } | undefined {
+  const document = request.payer?.document;
+  if (document && (document.type === 'cpf' || document.type === 'cnpj')) {
+    return { ...(request.payer?.name ? { name: request.payer.name } : {}), identity: document.number, identityType: document.type.toUpperCase() };
+  }
   const customer = options.pixCustomer;
   if (typeof customer !== 'object' || customer === null) return undefined;
   const { name, identity, identityType } = customer as Record<string, unknown>;

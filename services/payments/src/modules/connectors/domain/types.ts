@@ -1,5 +1,6 @@
 import type { CardData } from '../../vault/domain/card';
 import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../charges/domain/charge';
+import type { Payer } from '../../../shared/customersPort';
 
 /**
  * The one shape every payment provider has. The charge use cases talk only to these interfaces; a real
@@ -31,6 +32,8 @@ export interface AuthorizeRequest {
   /** For card payment types; the number and CVV live only in memory for this request. */
   card?: CardData;
   pix?: { expiresIn: number };
+  /** Who pays, when the charge names a customer (inline or stored): for providers that must name the payer. */
+  payer?: Payer;
   boleto?: { expiresDate: string; instructions?: string };
 }
 
