@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   startCieloSimulator,
   startPixSimulator,
@@ -69,8 +72,19 @@ export async function startProviderSimulators(options: { env?: NodeJS.ProcessEnv
       Object.assign(env, { [`PIX_${profile}_API_URL`]: pix.url, [`PIX_${profile}_TOKEN_URL`]: pix.tokenUrl });
       running.push(`pix_${profile.toLowerCase()}`);
     }
-    // The Pix simulators serve TLS with a test CA: the platform trusts it as it would a bank's private one.
-    if (running.some((name) => name.startsWith('pix_')) && !isSet('NODE_EXTRA_CA_CERTS')) env.NODE_EXTRA_CA_CERTS = testTls().caFile;
+    // The Pix simulators serve TLS with a test CA: the platform trusts it as it would a bank's private one, beside
+    // the authorities the environment already adds (a machine's NODE_EXTRA_CA_CERTS is kept, in one bundle with it).
+    if (running.some((name) => name.startsWith('pix_'))) {
+      const extra = (given.NODE_EXTRA_CA_CERTS ?? '').trim();
+      if (extra === '' || !existsSync(extra)) {
+        env.NODE_EXTRA_CA_CERTS = testTls().caFile;
+      } else {
+        const folder = mkdtempSync(path.join(os.tmpdir(), 'platform-simulators-ca-'));
+        closers.push(async () => rmSync(folder, { recursive: true, force: true }));
+        env.NODE_EXTRA_CA_CERTS = path.join(folder, 'ca-bundle.pem');
+        writeFileSync(env.NODE_EXTRA_CA_CERTS, `${readFileSync(extra, 'utf8').trimEnd()}\n${testTls().ca}`);
+      }
+    }
   } catch (error) {
     await Promise.all(closers.map((close) => close().catch(() => undefined)));
     throw error;

@@ -93,13 +93,20 @@ async function createSandboxClient(adminUrl: string, adminToken: string): Promis
  * the simulated Cielo, Rede and Efí accounts and SANDBOX, so the README's first charge meets real connectors.
  */
 async function createDemoMerchant(baseUrl: string, client: { clientId: string; apiKey: string }): Promise<string> {
-  const response = await fetch(`${baseUrl}/v1/merchants`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-client-id': client.clientId, 'x-api-key': client.apiKey },
-    body: JSON.stringify({ mcc: '5999', name: 'Demo store', merchantName: 'DEMO STORE', providers: demoProviders() }),
-  });
-  if (response.status !== 201) throw new Error(`could not create the demo merchant: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { id: string }).id;
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-id': client.clientId, 'x-api-key': client.apiKey },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 201) throw new Error(`could not create the demo merchant (${path}): ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string; providers?: Array<{ id: string; credentials: { type: string } }> };
+  };
+  const merchant = await post('/v1/merchants', { mcc: '5999', name: 'Demo store', merchantName: 'DEMO STORE', providers: demoProviders() });
+  const idOf = (type: string) => merchant.providers?.find((p) => p.credentials.type === type)?.id;
+  // Pix goes to the bank first (Efí), then to Cielo; cards follow the priorities (Cielo, Rede, SANDBOX).
+  await post('/v1/flows', { merchantId: merchant.id, paymentMethod: 'pix', rules: [], defaultRoute: [idOf('PIX_EFI'), idOf('CIELO')] });
+  return merchant.id;
 }
 
 /** How often PostgreSQL is asked whether it still answers, and how many failed answers in a row mean it is gone. */
