@@ -145,6 +145,10 @@ export const PROVIDER_CREDENTIAL_TYPES = [
   'PIX_ITAU',
   'PIX_SANTANDER',
   'PIX_BB',
+  'PAGARME',
+  'MERCADOPAGO',
+  'STRIPE',
+  'ADYEN',
   // `npm run new-connector` adds a connector's type above this line.
 ] as const;
 export type ProviderCredentialType = (typeof PROVIDER_CREDENTIAL_TYPES)[number];
