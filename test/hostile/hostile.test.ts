@@ -49,6 +49,8 @@ const BACKGROUND_TABLES = new Set([
  * first use, which may be an event's.
  */
 const COUNTED_WHERE: Record<string, string> = { plans: 'NOT is_default' };
+/** What the provider notification route takes at most (the gateway's RAW_BODY_MAX_BYTES, 64 KiB). */
+const RAW_BODY_LIMIT = 64 * 1024;
 const ERROR_TYPES = new Set(['api_error', 'bad_request', 'invalid_request_error', 'card_declined']);
 
 interface Case {
@@ -139,6 +141,14 @@ describe('hostile input against every route of the OpenAPI document', () => {
     // Inactive: its events create no deliveries.
     ids.webhookId = (await create('/v1/webhooks', { event: 'authorized', endpoint: 'https://hooks.example.com/hostile', status: false })).id as string;
     ids.flowId = (await create('/v1/flows', { merchantId: ids.merchantId, paymentMethod: 'credit', defaultRoute: [ids.providerId] })).id as string;
+    // A provider entry whose connector reads notifications (Cielo's Notification Post), so that the public
+    // notification route's hostile bodies reach a connector; no charge goes through it, so Cielo is never called.
+    const notified = await create('/v1/merchants', {
+      mcc: '5999',
+      name: 'Loja Notificada',
+      providers: [{ name: 'cielo', priority: 1, credentials: { type: 'CIELO', merchantId: randomUUID(), merchantKey: 'hostile-merchant-key-0000000000000000000' } }],
+    });
+    ids.notifiedProviderId = (notified.providers as Array<{ id: string }>)[0]!.id;
 
     doc = (await api<OpenApi>('GET', '/v1/openapi.json')).body;
     schemas = new Schemas(doc);
@@ -254,6 +264,7 @@ describe('hostile input against every route of the OpenAPI document', () => {
       flows: ids.flowId,
     };
     if (name === 'cardId') return ids.cardId!;
+    if (name === 'providerId') return ids.notifiedProviderId!;
     return (name === 'id' && before ? byResource[before] : undefined) ?? randomUUID();
   }
 
@@ -277,6 +288,7 @@ describe('hostile input against every route of the OpenAPI document', () => {
     const query = params.filter((p) => p.in === 'query');
     const json = operation.requestBody?.content['application/json']?.schema;
     const multipart = operation.requestBody?.content['multipart/form-data']?.schema;
+    const raw = operation.requestBody?.content['*/*'] !== undefined;
     const admin = operation.security?.some((s) => 'AdminToken' in s) ?? false;
     const isPublic = operation.security !== undefined && operation.security.length === 0;
     const baseHeaders: Record<string, string> = admin ? { 'x-admin-token': platform.adminToken } : isPublic ? {} : authHeaders();
@@ -324,6 +336,24 @@ describe('hostile input against every route of the OpenAPI document', () => {
       }
       for (const raw of RAW_BODIES) add(`raw body ${raw.contentType} ${raw.body.slice(0, 20).toString()}`, { body: raw.body, contentType: raw.contentType });
       add('unknown fields', { body: serialize({ ...(baseBody as object), ['\u0000']: 1, extra: nested(50) }) });
+    } else if (raw) {
+      // Bytes of any media type (a provider's notification): odd bodies, the largest taken and one byte past it,
+      // and a Cielo Notification Post with hostile values in each of its fields.
+      for (const rawBody of RAW_BODIES) add(`raw body ${rawBody.contentType} ${rawBody.body.slice(0, 20).toString()}`, { body: rawBody.body, contentType: rawBody.contentType });
+      add('raw body empty', { body: '', contentType: 'application/octet-stream' });
+      add('raw body binary', { body: Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x7b]), contentType: 'application/octet-stream' });
+      add('raw body at the limit', { body: `{"PaymentId":"${randomUUID()}","ChangeType":1,"pad":"${'p'.repeat(RAW_BODY_LIMIT - 90)}"}`.slice(0, RAW_BODY_LIMIT), contentType: 'application/json' });
+      add('raw body past the limit', { body: 'x'.repeat(RAW_BODY_LIMIT + 1), contentType: 'application/json' });
+      const post = { PaymentId: randomUUID(), ChangeType: 1 };
+      add('raw body Notification Post', { body: serialize(post) });
+      for (const [field, values] of [
+        ['PaymentId', [...WRONG_TYPES, ...STRINGS, randomUUID().toUpperCase()]],
+        ['ChangeType', [...WRONG_TYPES, ...NUMBERS, '1', 6, 99]],
+        ['RecurrentPaymentId', [...WRONG_TYPES, ...STRINGS]],
+      ] as const) {
+        for (const value of values) add(`raw body ${field} = ${serialize(value).slice(0, 30)}`, { body: serialize({ ...post, [field]: value }) });
+      }
+      for (const value of OBJECTS) add(`raw body object ${serialize(value).slice(0, 30)}`, { body: serialize(value) });
     } else if (multipart) {
       const form = schemas.deref(multipart);
       for (const name of Object.keys(form.properties ?? {})) {
