@@ -54,6 +54,8 @@ export class FakeProvider implements PaymentProvider {
   operationAnswer: 'success' | 'pending' = 'success';
   /** When the Pix QR codes it makes stop working. */
   pixExpiresAt = new Date(Date.UTC(2030, 0, 1));
+  /** Runs after a transaction is made and before the authorization is answered (a webhook racing the answer). */
+  beforeAnswer?: (transactionId: string) => Promise<void>;
 
   constructor(
     readonly type: string,
@@ -66,6 +68,7 @@ export class FakeProvider implements PaymentProvider {
     if (request.paymentType === 'pix') {
       this.transactions.set(transactionId, { status: 'pending', capturedAmount: 0, refundedAmount: 0 });
       const expiresAt = this.pixExpiresAt;
+      await this.beforeAnswer?.(transactionId);
       return { status: 'pending', transactionId, pix: { qrCodeData: `00020126-${transactionId}`, qrCodeImageUrl: `https://fake.example.test/${transactionId}.png`, expiresAt } };
     }
     const status = request.capture ? 'authorized' : 'pre_authorized';

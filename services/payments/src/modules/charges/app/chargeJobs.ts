@@ -2,6 +2,7 @@ import type { CronSchedule, JobHandler } from '@platform/kit';
 import type { ChargeDeps } from './deps';
 import { resumeAbandonedOperations } from './resumeOperations';
 import { syncProviderStatuses } from './statusSync';
+import { EARLY_NOTIFICATION, lookAgain } from './providerNotifications';
 
 export const RESUME_ABANDONED_OPERATIONS = 'payments.charge.resume_abandoned_operations';
 export const SYNC_PROVIDER_STATUSES = 'payments.charge.sync_provider_statuses';
@@ -20,6 +21,7 @@ export function chargeJobs(deps: ChargeDeps): Record<string, JobHandler> {
       const resumed = await resumeAbandonedOperations(deps);
       if (resumed > 0) deps.log.info({ resumed }, 'resumed abandoned charge operations');
     },
+    [EARLY_NOTIFICATION]: (job) => lookAgain(deps, job),
     [SYNC_PROVIDER_STATUSES]: async () => {
       const asked = await syncProviderStatuses(deps);
       if (asked > 0) deps.log.info({ asked }, 'asked providers where waiting charges stand');

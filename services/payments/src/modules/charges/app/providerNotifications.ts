@@ -1,4 +1,4 @@
-import { errors, isUuid } from '@platform/kit';
+import { errors, isUuid, scheduleJob, type Job, type JobOutcome } from '@platform/kit';
 import { callWithTimeout } from '../../connectors/app/call';
 import { NotificationRefusedError, type PaymentProvider, type ProviderChargeStatus } from '../../connectors/domain/types';
 import type { ProviderEntry } from '../../connectors/app/providerEntries';
@@ -50,7 +50,8 @@ export async function receiveProviderNotification(deps: ChargeDeps, inbound: Inb
   for (const transaction of reading.transactions) {
     const charge = await deps.store.findByProviderTransaction(deps.pool, entry.clientId, entry.id, transaction.transactionId);
     if (!charge) {
-      deps.log.info({ providerId: entry.id, providerType: entry.type }, 'a provider notification named a transaction of no charge of its entry');
+      // It may have come before the charge's own answer was recorded: held, and looked for again shortly.
+      await holdEarlyNotification(deps, entry.id, transaction);
       continue;
     }
     const observed = transaction.status
@@ -103,4 +104,72 @@ export async function askStatus(
     refundedAmount: answer.refundedAmount,
     providerStatus: answer.providerStatus,
   };
+}
+
+// ---------------------------------------------------------------- notifications that come before their charge
+
+export const EARLY_NOTIFICATION = 'payments.charge.early_notification';
+
+/** When a held notification's transaction is looked for again, after it came: then given up (the status sync remains). */
+export const EARLY_NOTIFICATION_DELAYS_MS: readonly number[] = [2_000, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
+
+interface HeldNotification {
+  providerId: string;
+  transactionId: string;
+  status?: ProviderChargeStatus;
+  providerStatus?: string;
+  /** Which look this is, from 1. */
+  look: number;
+}
+
+/**
+ * A provider may post about a transaction before the platform has recorded the answer that created it (a webhook
+ * racing the synchronous answer, or a charge whose commit is slow). Such a notification is held as a durable job, one
+ * per entry and transaction, that looks for the charge again a few times; a transaction of no charge at all (a forged
+ * one, another client's) is looked for and dropped, having changed nothing.
+ */
+async function holdEarlyNotification(
+  deps: Pick<ChargeDeps, 'pool' | 'clock' | 'log'>,
+  providerId: string,
+  transaction: { transactionId: string; status?: ProviderChargeStatus; providerStatus?: string },
+): Promise<void> {
+  const payload: HeldNotification = {
+    providerId,
+    transactionId: transaction.transactionId,
+    ...(transaction.status ? { status: transaction.status } : {}),
+    ...(transaction.providerStatus ? { providerStatus: transaction.providerStatus } : {}),
+    look: 1,
+  };
+  await scheduleJob(deps.pool, {
+    kind: EARLY_NOTIFICATION,
+    runAt: new Date(deps.clock.now().getTime() + EARLY_NOTIFICATION_DELAYS_MS[0]!),
+    payload: { ...payload },
+    dedupeKey: `${providerId}:${transaction.transactionId}`,
+    maxAttempts: 3,
+  });
+  deps.log.info({ providerId }, 'a provider notification named a transaction of no charge of its entry yet: held');
+}
+
+/** The held notification's next look: applied if its charge is there now, else looked for later, or dropped. */
+export async function lookAgain(deps: ChargeDeps, job: Pick<Job, 'payload'>): Promise<JobOutcome> {
+  const held = job.payload as unknown as HeldNotification;
+  const entry = await deps.providerEntries?.byId(deps.pool, held.providerId);
+  const adapter = entry ? deps.providers.payment(entry.type) : undefined;
+  if (!entry || !adapter) return undefined;
+  const charge = await deps.store.findByProviderTransaction(deps.pool, entry.clientId, entry.id, held.transactionId);
+  if (!charge) {
+    const delay = EARLY_NOTIFICATION_DELAYS_MS[held.look];
+    if (delay === undefined) {
+      deps.log.info({ providerId: entry.id, providerType: entry.type }, 'a held provider notification never found its charge: dropped');
+      return undefined;
+    }
+    return { rescheduleAt: new Date(deps.clock.now().getTime() + delay), payload: { ...held, look: held.look + 1 } };
+  }
+  const observed = held.status
+    ? { status: held.status, providerStatus: held.providerStatus }
+    : await askStatus(deps, adapter, entry, charge, held.transactionId);
+  // No answer now: the job's own retry asks again.
+  if (observed === 'unanswered') throw errors.unavailable('The provider could not be asked about a held notification');
+  if (observed) await followProvider(deps, charge, observed);
+  return undefined;
 }
