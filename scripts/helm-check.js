@@ -337,6 +337,21 @@ function catalogServices() {
   }
 }
 
+// Extra certificate authorities (a bank's private CA for the Pix connectors): off by default; when given, a ConfigMap
+// mounted read-only in every container and named by NODE_EXTRA_CA_CERTS.
+function checkExtraCa(defaultDocs, allDocs) {
+  const failures = [];
+  if (defaultDocs.some((doc) => /NODE_EXTRA_CA_CERTS|extra-ca/.test(doc))) failures.push('default values mount extra CA certificates although none are given');
+  const configMap = allDocs.find((doc) => kindOf(doc) === 'ConfigMap' && /-extra-ca$/.test(nameOf(doc) || ''));
+  if (!configMap || !/ca\.pem: \|\s*\n\s*-----BEGIN CERTIFICATE-----/.test(configMap)) failures.push('global.extraCaCertificates rendered no ConfigMap holding ca.pem');
+  for (const doc of allDocs.filter((d) => kindOf(d) === 'Deployment')) {
+    if (!/- name: NODE_EXTRA_CA_CERTS\s*\n\s*value: \/etc\/platform\/extra-ca\/ca\.pem/.test(doc)) failures.push(`Deployment ${nameOf(doc)} has no NODE_EXTRA_CA_CERTS`);
+    if (!/- name: extra-ca\s*\n\s*mountPath: \/etc\/platform\/extra-ca\s*\n\s*readOnly: true/.test(doc)) failures.push(`Deployment ${nameOf(doc)} does not mount the extra CA read-only`);
+  }
+  if (failures.length > 0) die(`extra CA certificates: ${failures.length} check(s) failed:\n  - ${failures.join('\n  - ')}`);
+  console.log('  ok  extra CA certificates: a read-only ConfigMap named by NODE_EXTRA_CA_CERTS in every container, only when given');
+}
+
 function main() {
   if (!fs.existsSync(path.join(repoRoot, chartDir, 'Chart.yaml'))) die(`no chart at ${chartDir}`);
   const binary = findHelm();
@@ -388,6 +403,8 @@ function main() {
     if (/-gateway$/.test(nameOf(doc))) continue;
     if (!/- name: EVENTS_STREAM_REPLICAS\s*\n\s*value: "3"/.test(doc)) die(`default values: Deployment ${nameOf(doc)} does not ask for an event stream of 3 replicas`);
   }
+  checkExtraCa(defaults.docs, all.docs);
+  refuse(binary, 'extra CA certificates that are not PEM (values.schema.json)', ['--set', 'global.extraCaCertificates=not-a-certificate'], /global\.extraCaCertificates/);
   if (defaults.metricsPort !== DEFAULT_METRICS_PORT) die(`default values: metrics on port ${defaults.metricsPort}, expected ${DEFAULT_METRICS_PORT}`);
   console.log('helm-check: passed');
 }
