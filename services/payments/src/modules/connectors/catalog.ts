@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from './kit/definition';
 import { pixConnector } from './pix';
 import { redeConnector } from './rede';
 import { cieloConnector } from './cielo';
+import { pagarmeConnector } from './pagarme';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -12,6 +13,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   pixConnector,
   redeConnector,
   cieloConnector,
+  pagarmeConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 

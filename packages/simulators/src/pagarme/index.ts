@@ -1,0 +1,3 @@
+export * from './rules';
+export { startPagarmeSimulator } from './simulator';
+export type { PagarmeAccount, PagarmeHook, PagarmeSimulator, PagarmeSimulatorOptions } from './simulator';

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  OperationRequest,
+  OperationResult,
+  PaymentProvider,
+  ProviderCall,
+  QueryRequest,
+  QueryResult,
+} from '../domain/types';
+import { ProviderUnavailableError } from '../domain/types';
+import { endpoint, type ConnectorEnvironment } from '../kit/definition';
+import { createHttpClient, type HttpAnswer, type HttpClient, type HttpRequest } from '../kit/http';
+import { pagarmeCredentials, type PagarmeCredentials } from './credentials';
+import { failureOf } from './errors';
+import { pagarmeNotifications } from './notifications';
+import { customerOf, fromCancel, fromCapture, fromOrder, toOrderRequest, toQueryResult, type OperationOutcome, type PagarmeCharge, type PagarmeOrder } from './transformers';
+
+export const PAGARME_TYPE = 'PAGARME';
+
+/**
+ * The host the API Reference documents ("https://api.pagar.me/core/v5"): one for test and live keys alike (the
+ * secret key says which), replaced by the operator's PAGARME_API_URL when set.
+ *
+ * The official SDK (@pagarme/pagarme-nodejs-sdk) is not used: its base URI is fixed to that host
+ * (`getBaseUri` knows no other), so it could not be pointed at the operator's URL; requests go through kit/http.
+ */
+export const PAGARME_HOSTS = { variable: 'PAGARME_API_URL', sandbox: 'https://api.pagar.me/core/v5', production: 'https://api.pagar.me/core/v5' } as const;
+
+export function pagarmeBaseUrl(env: ConnectorEnvironment['env'], environment: unknown): string {
+  return endpoint(env, PAGARME_HOSTS.variable, PAGARME_HOSTS, environment);
+}
+
+/**
+ * The `Idempotency-Key` header: derived from the attempt's idempotency key and the operation, so the same attempt
+ * sent again carries the same key and Pagar.me answers its first answer.
+ */
+export function idempotencyKeyOf(idempotencyKey: string, operation: string): string {
+  return createHash('sha256').update(`pagarme:${operation}:${idempotencyKey}`).digest('hex');
+}
+
+export interface PagarmeProviderOptions {
+  /** For a Pix answer without its expiry; the system clock by default. */
+  now?: () => Date;
+}
+
+/**
+ * The adapter of Pagar.me's core API v5: orders with one charge by credit card (with or without capture), Pix or
+ * boleto; capture (in part too), cancellation and partial refund of the charge, and its query. HTTP Basic with
+ * the secret key as the user, and an Idempotency-Key on every request that changes something.
+ *
+ * Debit cards are not taken: Pagar.me's debit_card payments need a 3-D Secure authentication, which an
+ * authorization here does not carry.
+ */
+export class PagarmeProvider implements PaymentProvider {
+  readonly type = PAGARME_TYPE;
+  readonly paymentTypes = ['credit', 'pix', 'boleto'] as const;
+  readonly notifications = pagarmeNotifications;
+  private readonly clients = new Map<string, HttpClient>();
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly environment: ConnectorEnvironment,
+    options: PagarmeProviderOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** "Pedidos" > "Criar pedido": POST /orders with the items, the customer and one payment. */
+  async authorize(request: AuthorizeRequest, call: ProviderCall): Promise<AuthorizeResult> {
+    const credentials = this.credentials(call);
+    if (request.paymentType === 'credit' && !request.card) {
+      return { status: 'declined', declinedCode: 'invalid_data', message: 'Pagar.me needs card data for a card payment' };
+    }
+    if (request.currency !== 'BRL') {
+      return { status: 'declined', declinedCode: 'not_permitted', message: `Pagar.me takes BRL only, not ${request.currency}` };
+    }
+    const customer = customerOf(request, call.options);
+    if (!customer) {
+      return { status: 'declined', declinedCode: 'invalid_data', message: 'Pagar.me needs a customer: the charge names none and the provider entry has no customer option' };
+    }
+    const description = typeof call.options.itemDescription === 'string' ? call.options.itemDescription : (request.statementDescriptor ?? 'Pedido');
+    const body = toOrderRequest(request, customer, description);
+    const answer = await this.send(credentials, call, { method: 'POST', path: '/orders', body }, 'order');
+    if (answer.status !== 200 && answer.status !== 201) {
+      const failure = failureOf(answer);
+      return { status: 'declined', declinedCode: failure.kind === 'credentials' ? 'invalid_merchant' : 'invalid_data', message: failure.message };
+    }
+    return fromOrder(answer.body as PagarmeOrder, this.now, request.pix?.expiresIn ?? 3600);
+  }
+
+  /** "Cobranças" > "Capturar cobrança": POST /charges/{charge_id}/capture with the amount (centavos). */
+  async capture(request: OperationRequest, call: ProviderCall): Promise<OperationResult> {
+    const credentials = this.credentials(call);
+    const path = `/charges/${encodeURIComponent(request.transactionId)}/capture`;
+    const answer = await this.send(credentials, call, { method: 'POST', path, body: { amount: request.amount } }, 'capture');
+    if (answer.status !== 200) return { status: 'failed', message: failureOf(answer).message };
+    return settle(fromCapture(answer.body as PagarmeCharge, request.transactionId));
+  }
+
+  /** "Cobranças" > "Cancelar cobrança" of what was not captured or paid: DELETE /charges/{charge_id}, whole. */
+  cancel(request: OperationRequest, call: ProviderCall): Promise<OperationResult> {
+    return this.delete(request, call, 'cancel');
+  }
+
+  /** "Cobranças" > "Cancelar cobrança" of what was paid, in part: DELETE /charges/{charge_id} with the amount (centavos). */
+  refund(request: OperationRequest, call: ProviderCall): Promise<OperationResult> {
+    return this.delete(request, call, 'refund');
+  }
+
+  /** "Cobranças" > "Obter cobrança": GET /charges/{charge_id}. */
+  async query(request: QueryRequest, call: ProviderCall): Promise<QueryResult> {
+    const credentials = this.credentials(call);
+    const answer = await this.send(credentials, call, { method: 'GET', path: `/charges/${encodeURIComponent(request.transactionId)}` }, 'query');
+    if (answer.status === 200) return toQueryResult(answer.body as PagarmeCharge);
+    const failure = failureOf(answer);
+    if (failure.kind === 'not_found') return { found: false };
+    throw new Error(failure.message);
+  }
+
+  private async delete(request: OperationRequest, call: ProviderCall, operation: 'cancel' | 'refund'): Promise<OperationResult> {
+    const credentials = this.credentials(call);
+    const path = `/charges/${encodeURIComponent(request.transactionId)}`;
+    const answer = await this.send(credentials, call, { method: 'DELETE', path, body: { amount: request.amount } }, operation);
+    if (answer.status !== 200) return { status: 'failed', message: failureOf(answer).message };
+    return settle(fromCancel(answer.body as PagarmeCharge, request.transactionId));
+  }
+
+  private credentials(call: ProviderCall): PagarmeCredentials {
+    const parsed = pagarmeCredentials.safeParse(call.credentials);
+    // Where it is wrong, never the values (they are secrets).
+    if (!parsed.success) throw new Error(`PAGARME credentials are invalid: ${parsed.error.issues.map((i) => i.path.join('.') || 'credentials').join(', ')}`);
+    return parsed.data;
+  }
+
+  private send(credentials: PagarmeCredentials, call: ProviderCall, request: Omit<HttpRequest, 'headers' | 'signal'>, operation: string): Promise<HttpAnswer> {
+    const baseUrl = pagarmeBaseUrl(this.environment.env, credentials.environment);
+    let client = this.clients.get(baseUrl);
+    if (!client) {
+      client = createHttpClient({ baseUrl });
+      this.clients.set(baseUrl, client);
+    }
+    return client.send({
+      ...request,
+      signal: call.signal,
+      headers: {
+        // "Autenticação": HTTP Basic, the secret key as the user and an empty password.
+        authorization: `Basic ${Buffer.from(`${credentials.secretKey}:`).toString('base64')}`,
+        ...(request.method !== 'GET' ? { 'idempotency-key': idempotencyKeyOf(call.idempotencyKey, operation) } : {}),
+      },
+    });
+  }
+}
+
+/** A refusal the acquirer could not decide is technical: the caller retries or fails over. */
+function settle(outcome: OperationOutcome): OperationResult {
+  if (outcome.technical && outcome.result.status === 'failed') throw new ProviderUnavailableError(outcome.result.message);
+  return outcome.result;
+}
