@@ -114,6 +114,19 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
       what,
       { timeoutMs: 20_000, intervalMs: 200 },
     );
+  /** A transaction as e.Rede's query answers it (GET /v2/transactions/{tid}, with a token of the demo PV). */
+  const redeTransaction = async (tid: string) => {
+    const basic = Buffer.from(`${DEMO_ACCOUNTS.rede.pv}:${DEMO_ACCOUNTS.rede.token}`).toString('base64');
+    const issued = await fetch(rede.oauthUrl, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token: accessToken } = (await issued.json()) as { access_token: string };
+    const answer = await fetch(`${rede.transactionsUrl}/${tid}`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { authorization: { status: string; amount: number }; capture?: { amount: number }; refunds?: Array<{ amount: number; status: string }> };
+  };
   const notify = (providerId: string, body: string, headers: Record<string, string> = {}) =>
     api<Json>('POST', `/v1/provider-notifications/${providerId}`, { raw: body, headers: { 'content-type': 'application/json', ...headers } });
 
@@ -268,6 +281,7 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
         ['REDE', 'authorization', 'success'],
         ['REDE', 'capture', 'success'],
       ]);
+      expect(await redeTransaction(transactionOf(charge.body))).toMatchObject({ authorization: { status: 'Approved', amount: 8_000 }, capture: { amount: 8_000 } });
     });
 
     it('cancels a pre-authorization', async () => {
@@ -280,6 +294,9 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
         ['REDE', 'authorization', 'success'],
         ['REDE', 'void', 'success'],
       ]);
+      const atRede = await redeTransaction(transactionOf(charge.body));
+      expect(atRede.authorization.status).toBe('Canceled');
+      expect(atRede.capture).toBeUndefined();
     });
 
     it('refunds part of a captured charge', async () => {
@@ -292,6 +309,9 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
         ['REDE', 'authorization', 'success'],
         ['REDE', 'refund', 'success'],
       ]);
+      const atRede = await redeTransaction(transactionOf(charge.body));
+      expect(atRede).toMatchObject({ authorization: { status: 'Approved' }, capture: { amount: 9_000 } });
+      expect(atRede.refunds?.map((r) => [r.amount, r.status])).toEqual([[4_000, 'Done']]);
     });
 
     it("maps Rede's authorization return 119 (invalid security code) to invalid_cvv", async () => {
