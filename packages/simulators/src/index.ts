@@ -6,5 +6,6 @@ export * from './http';
 export * from './rede';
 export * from './cielo';
 export * from './pagarme';
+export * from './mercadopago';
 // `npm run new-connector` adds a simulator's export above this line.
 export * from './pix';

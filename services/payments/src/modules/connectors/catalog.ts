@@ -3,6 +3,7 @@ import { pixConnector } from './pix';
 import { redeConnector } from './rede';
 import { cieloConnector } from './cielo';
 import { pagarmeConnector } from './pagarme';
+import { mercadoPagoConnector } from './mercadopago';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -14,6 +15,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   redeConnector,
   cieloConnector,
   pagarmeConnector,
+  mercadoPagoConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 
