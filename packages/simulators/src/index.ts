@@ -7,5 +7,6 @@ export * from './rede';
 export * from './cielo';
 export * from './pagarme';
 export * from './mercadopago';
+export * from './adyen';
 // `npm run new-connector` adds a simulator's export above this line.
 export * from './pix';

@@ -4,6 +4,7 @@ import { redeConnector } from './rede';
 import { cieloConnector } from './cielo';
 import { pagarmeConnector } from './pagarme';
 import { mercadoPagoConnector } from './mercadopago';
+import { adyenConnector } from './adyen';
 // `npm run new-connector` adds a connector's import above this line.
 
 /**
@@ -16,6 +17,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   cieloConnector,
   pagarmeConnector,
   mercadoPagoConnector,
+  adyenConnector,
   // `npm run new-connector` adds a connector above this line.
 ];
 

@@ -1,0 +1,90 @@
+import { hmacValidator as HmacValidator, type Types } from '@adyen/api-library';
+import { NotificationRefusedError, type NotificationReader, type NotificationReading } from '../domain/types';
+import { adyenCredentials } from './credentials';
+import { ADYEN_NOTIFICATION_STATUSES } from './statusTable';
+
+/**
+ * Adyen's Standard webhook (manual: "Webhooks", "Verify HMAC signatures"): a JSON body
+ * `{live, notificationItems: [{NotificationRequestItem: {...}}]}`, each item HMAC-SHA256-signed with the
+ * merchant's hex HMAC key over `pspReference:originalReference:merchantAccountCode:merchantReference:
+ * amount.value:amount.currency:eventCode:success` (base64, in `additionalData.hmacSignature`), checked here with
+ * the Adyen library's HmacValidator. One item that is not signed with the entry's key, or is of another merchant
+ * account, refuses the whole post (nothing in it is believed). Signed items carry the event and its outcome, so
+ * the connector gives the status itself (statusTable.ts); a modification's item names its payment by
+ * `originalReference`, an authorisation's by `pspReference`. The reply Adyen expects is a 2xx; the body is the
+ * documented `{"notificationResponse": "[accepted]"}`.
+ *
+ * A post that fails here is answered 401 by the platform: Adyen keeps it in its retry queue and sends it again
+ * (with growing intervals, for up to 30 days), which is also what heals a notification lost on the way.
+ */
+
+const validator = new HmacValidator();
+
+export const ADYEN_ACCEPTED = { notificationResponse: '[accepted]' } as const;
+
+type Item = Types.notification.NotificationRequestItem;
+
+function isItem(value: unknown): value is Item {
+  if (typeof value !== 'object' || value === null) return false;
+  const item = value as Record<string, unknown>;
+  const amount = item.amount as Record<string, unknown> | undefined;
+  const additional = item.additionalData as Record<string, unknown> | undefined;
+  return (
+    typeof item.pspReference === 'string' &&
+    item.pspReference !== '' &&
+    typeof item.eventCode === 'string' &&
+    (item.success === 'true' || item.success === 'false') &&
+    typeof item.merchantAccountCode === 'string' &&
+    typeof item.merchantReference === 'string' &&
+    (item.originalReference === undefined || typeof item.originalReference === 'string') &&
+    typeof amount === 'object' &&
+    amount !== null &&
+    Number.isSafeInteger(amount.value) &&
+    typeof amount.currency === 'string' &&
+    typeof additional === 'object' &&
+    additional !== null &&
+    typeof additional.hmacSignature === 'string'
+  );
+}
+
+function itemsOf(rawBody: Buffer): unknown[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new NotificationRefusedError('Adyen notification is not JSON');
+  }
+  const items = (body as { notificationItems?: unknown } | null)?.notificationItems;
+  if (!Array.isArray(items) || items.length === 0) throw new NotificationRefusedError('Adyen notification without notificationItems');
+  return items.map((entry) => (entry as { NotificationRequestItem?: unknown } | null)?.NotificationRequestItem);
+}
+
+/** The payment an item is about: a modification names it in originalReference. */
+export function paymentOf(item: Pick<Item, 'pspReference' | 'originalReference'>): string {
+  return item.originalReference ? item.originalReference : item.pspReference;
+}
+
+export const adyenNotifications: NotificationReader = {
+  read(notification, credentials): NotificationReading {
+    const parsed = adyenCredentials.safeParse(credentials);
+    if (!parsed.success) throw new NotificationRefusedError('the ADYEN provider entry has no usable HMAC key');
+    const { hmacKey, merchantAccount } = parsed.data;
+    const transactions: NotificationReading['transactions'] = [];
+    for (const item of itemsOf(notification.rawBody)) {
+      if (!isItem(item)) throw new NotificationRefusedError('Adyen notification item without the signed fields');
+      let valid: boolean;
+      try {
+        valid = validator.validateHMAC(item, hmacKey);
+      } catch {
+        valid = false;
+      }
+      // Which check failed, never the key or the signature.
+      if (!valid) throw new NotificationRefusedError('Adyen notification item with a bad HMAC signature');
+      if (item.merchantAccountCode !== merchantAccount) throw new NotificationRefusedError('Adyen notification of another merchant account');
+      const key = `${item.eventCode}:${item.success}`;
+      const status = ADYEN_NOTIFICATION_STATUSES[key];
+      if (status) transactions.push({ transactionId: paymentOf(item), status, providerStatus: key });
+    }
+    return { transactions, reply: { status: 200, body: ADYEN_ACCEPTED } };
+  },
+};
