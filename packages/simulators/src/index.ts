@@ -5,6 +5,7 @@
 export * from './http';
 export * from './rede';
 export * from './cielo';
+export * from './stripe';
 export * from './pagarme';
 export * from './mercadopago';
 export * from './adyen';

@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from './kit/definition';
 import { pixConnector } from './pix';
 import { redeConnector } from './rede';
 import { cieloConnector } from './cielo';
+import { stripeConnector } from './stripe';
 import { pagarmeConnector } from './pagarme';
 import { mercadoPagoConnector } from './mercadopago';
 import { adyenConnector } from './adyen';
@@ -15,6 +16,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   pixConnector,
   redeConnector,
   cieloConnector,
+  stripeConnector,
   pagarmeConnector,
   mercadoPagoConnector,
   adyenConnector,
