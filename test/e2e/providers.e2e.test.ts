@@ -366,6 +366,21 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
       expect(refunds.at(-1)).toMatchObject({ status: 201, requestBody: { valor: '123.45' } });
     });
 
+    it('registers the notification URL again when the entry is saved with another Pix key, and a Pix to that key is authorized by its notification', async () => {
+      const registrations = () => efi.exchanges.filter((e) => e.method === 'PUT' && e.route === '/webhook/{chave}');
+      const before = registrations().length;
+      const updated = await api('PATCH', `/v1/providers/${pixMerchant.efi}`, { auth: client, body: { credentials: efiEntry('pix.nova@demo.example').credentials } });
+      expect(updated.status).toBe(200);
+      expect(registrations().slice(before).map((e) => [e.status, JSON.stringify(e.requestBody).includes(`/v1/provider-notifications/${pixMerchant.efi}`)])).toEqual([[200, true]]);
+
+      const charge = await pixCharge(pixMerchant.merchantId, 900);
+      expect(charge.body.status).toBe('pending');
+      const txid = charge.body.transactionRequests[0]!.transactionId!;
+      const cob = efi.exchanges.find((e) => e.method === 'PUT' && e.route === '/cob/{txid}' && JSON.stringify(e.responseBody).includes(txid));
+      expect(cob?.requestBody).toMatchObject({ chave: 'pix.nova@demo.example' });
+      await untilStatus(charge.body.id, 'authorized', 'a Pix to the new key authorized by its notification');
+    });
+
     it('skips Rede for a Pix (recorded, never called) and takes it at SANDBOX', async () => {
       const authorizations = rede.authorizations();
       const tokens = rede.tokensIssued();
