@@ -112,8 +112,9 @@ const LEGACY_FAMILIES: ReadonlyArray<[RegExp, DeclineEntry]> = [
  * "5" as "05"), else its legacy family, else a generic, final decline.
  */
 export function pagarmeDeclineOf(code: string | number | undefined | null): DeclineEntry & { code?: string } {
-  const key = code === undefined || code === null ? '' : String(code).trim().toUpperCase();
-  const normalized = /^\d$/.test(key) ? `0${key}` : key;
+  const key = code === undefined || code === null ? '' : String(code).trim();
+  // ABECS codes are written in capitals (N7, 6P); a one-digit code is its two-digit form.
+  const normalized = /^\d$/.test(key) ? `0${key}` : /^[A-Za-z0-9]{2}$/.test(key) ? key.toUpperCase() : key;
   const entry = PAGARME_DECLINES[normalized] ?? LEGACY_FAMILIES.find(([pattern]) => pattern.test(normalized))?.[1];
   if (entry) return { ...entry, code: normalized };
   return { declinedCode: 'generic', technical: false, meaning: `code ${key || '(none)'} not in the table`, ...(key ? { code: key } : {}) };
