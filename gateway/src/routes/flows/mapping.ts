@@ -1,21 +1,38 @@
 import type { payments } from '@platform/contracts';
 import { toPageRequest } from '../../http/pagination';
-import type { CreateFlowInput, ListFlowsInput, ReplaceFlowInput } from './schemas';
+import type { CreateFlowInput, FlowConditionBody, ListFlowsInput, ReplaceFlowInput } from './schemas';
 
 export { toFlowJson } from '@platform/api-model';
 
+function toFlowCondition(when: FlowConditionBody | undefined): payments.FlowCondition | undefined {
+  if (!when) return undefined;
+  return {
+    amountGte: when.amountGte,
+    amountLte: when.amountLte,
+    cardBrand: when.cardBrand,
+    installmentsGte: when.installmentsGte,
+    installmentsLte: when.installmentsLte,
+    currency: when.currency,
+    paymentType: when.paymentType,
+    binRanges: when.binRanges ? { ranges: when.binRanges } : undefined,
+    issuerCountry: when.issuerCountry ? { values: when.issuerCountry } : undefined,
+    // One value is a list of one: the key must equal it.
+    metadata: when.metadata
+      ? { entries: Object.fromEntries(Object.entries(when.metadata).map(([key, value]) => [key, { values: typeof value === 'string' ? [value] : value }])) }
+      : undefined,
+    all: when.all ? { conditions: when.all.map((inner) => toFlowCondition(inner) ?? {}) } : undefined,
+    any: when.any ? { conditions: when.any.map((inner) => toFlowCondition(inner) ?? {}) } : undefined,
+  };
+}
+
 function toFlowRules(rules: ReplaceFlowInput['rules']): payments.FlowRule[] {
   return rules.map((rule) => ({
-    when: rule.when
-      ? {
-          amountGte: rule.when.amountGte,
-          amountLte: rule.when.amountLte,
-          cardBrand: rule.when.cardBrand,
-          installmentsGte: rule.when.installmentsGte,
-          currency: rule.when.currency,
-        }
+    when: toFlowCondition(rule.when),
+    route: rule.route ?? [],
+    split: rule.split
+      ? { branches: rule.split.map((branch) => ({ percentage: branch.percentage, route: branch.route, antifraudProviderId: branch.antifraudProviderId })) }
       : undefined,
-    route: rule.route,
+    antifraudProviderId: rule.antifraudProviderId,
   }));
 }
 

@@ -9,20 +9,81 @@ const id = z.string({ error: requiredOr('must be a string') }).min(1, 'must not 
 const route = arrayOf(id).max(20, 'must name at most 20 providers').openapi({ description: 'Provider ids, tried in this order' });
 const amount = minorUnits('must be a whole number').min(0, 'must be at least 0');
 
-export const FlowConditionInput = z
-  .object({
-    amountGte: amount.optional().openapi({ description: 'Minor units' }),
-    amountLte: amount.optional().openapi({ description: 'Minor units' }),
-    cardBrand: z.string({ error: requiredOr('must be a string') }).max(32, 'must be at most 32 characters').optional().openapi({ example: 'visa' }),
-    installmentsGte: int32()
-      .min(1, 'must be at least 1')
-      .max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`)
-      .optional(),
-    currency: z.string({ error: requiredOr('must be a string') }).max(3, 'must be an ISO 4217 code').optional().openapi({ example: 'BRL' }),
-  })
+const text = (max: number) => z.string({ error: requiredOr('must be a string') }).max(max, `must be at most ${max} characters`);
+const installments = int32()
+  .min(1, 'must be at least 1')
+  .max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`);
+const bin = z.string({ error: requiredOr('must be a string') }).regex(/^\d{6}$/, 'must be six digits');
+
+/** The fields of a condition; `all` and `any` are groups of conditions, nesting at most 4 deep (payments checks). */
+export interface FlowConditionBody {
+  amountGte?: number | undefined;
+  amountLte?: number | undefined;
+  cardBrand?: string | undefined;
+  installmentsGte?: number | undefined;
+  installmentsLte?: number | undefined;
+  currency?: string | undefined;
+  paymentType?: string | undefined;
+  binRanges?: Array<{ from: string; to: string }> | undefined;
+  issuerCountry?: string[] | undefined;
+  metadata?: Record<string, string | string[]> | undefined;
+  all?: FlowConditionBody[] | undefined;
+  any?: FlowConditionBody[] | undefined;
+}
+
+export const FlowConditionInput: z.ZodType<FlowConditionBody> = z
+  .lazy(() =>
+    z.object({
+      amountGte: amount.optional().openapi({ description: 'Minor units' }),
+      amountLte: amount.optional().openapi({ description: 'Minor units' }),
+      cardBrand: text(32).optional().openapi({ example: 'visa' }),
+      installmentsGte: installments.optional(),
+      installmentsLte: installments.optional(),
+      currency: z.string({ error: requiredOr('must be a string') }).max(3, 'must be an ISO 4217 code').optional().openapi({ example: 'BRL' }),
+      paymentType: z.enum(PAYMENT_TYPES, { error: requiredOr(`must be one of ${PAYMENT_TYPES.join(', ')}`) }).optional(),
+      binRanges: arrayOf(z.object({ from: bin.openapi({ example: '400000' }), to: bin.openapi({ example: '499999' }) }))
+        .max(50, 'must list at most 50 ranges')
+        .optional()
+        .openapi({ description: "The card's first six digits fall in one of these ranges (both ends included)" }),
+      issuerCountry: arrayOf(text(2))
+        .max(50, 'must list at most 50 countries')
+        .optional()
+        .openapi({ description: "ISO 3166-1 alpha-2 codes: the card's issuer country, derived from its BIN, is one of them", example: ['BR'] }),
+      metadata: z
+        .record(text(100), z.union([text(200), z.array(text(200)).max(50, 'must list at most 50 values')], { error: 'must be a string or a list of strings' }))
+        .optional()
+        .openapi({
+          description:
+            "Each key's value on the charge equals the value given, or is one of the values listed. Keys: orderId, description, statementDescriptor, customerId, appInfo.<path> (appInfo.platform.name)",
+          example: { 'appInfo.platform.name': 'shopify', orderId: ['A-1', 'A-2'] },
+        }),
+      all: arrayOf(FlowConditionInput).max(20, 'must list at most 20 conditions').optional().openapi({ description: 'Holds when each of these conditions does' }),
+      any: arrayOf(FlowConditionInput).max(20, 'must list at most 20 conditions').optional().openapi({ description: 'Holds when at least one of these conditions does' }),
+    }),
+  )
   .openapi('FlowCondition', { description: 'Every condition given must hold; none given matches every charge' });
 
-export const FlowRuleInput = z.object({ when: FlowConditionInput.optional(), route }).openapi('FlowRule');
+const antifraudProviderId = id.optional().openapi({ description: "One of the merchant's antifraud entries, analysing these charges instead of its first" });
+
+export const FlowSplitBranchInput = z
+  .object({
+    percentage: int32().min(1, 'must be at least 1').max(99, 'must be at most 99').openapi({ example: 70 }),
+    route,
+    antifraudProviderId,
+  })
+  .openapi('FlowSplitBranch');
+
+export const FlowRuleInput = z
+  .object({
+    when: FlowConditionInput.optional(),
+    route: route.optional(),
+    split: arrayOf(FlowSplitBranchInput)
+      .max(10, 'must list at most 10 branches')
+      .optional()
+      .openapi({ description: 'Instead of route: shares of the volume, each charge placed by a hash of its id (a retry lands on the same branch); percentages add up to 100' }),
+    antifraudProviderId,
+  })
+  .openapi('FlowRule');
 
 const flowFields = {
   name: z.string({ error: requiredOr('must be a string') }).max(200, 'must be at most 200 characters').optional(),

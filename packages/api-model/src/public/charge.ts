@@ -35,6 +35,10 @@ export const TransactionRequestSchema = z
     splitRules: z
       .array(z.object({ sellerId: z.string(), amount: nullableInt }))
       .openapi({ description: 'Refunds only: how the refund was taken from the split receivers' }),
+    routingReason: nullableText.openapi({
+      description: 'Authorizations only: why this provider was tried at this place: flow rule N, flow rule N, split branch B of M (P%), flow default route, or priority',
+      example: 'flow rule 1, split branch 1 of 2 (70%)',
+    }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -140,6 +144,7 @@ export function toTransactionRequestJson(request: payments.TransactionRequest): 
     declinedCode: textOrNull(request.declinedCode),
     message: textOrNull(request.message),
     splitRules: request.splitRules.map((rule) => ({ sellerId: rule.sellerId, amount: numberOrNull(rule.amount) })),
+    routingReason: textOrNull(request.routingReason),
     createdAt: requiredTimestamp(request.createdAt, 'transactionRequests.createdAt'),
     updatedAt: requiredTimestamp(request.updatedAt, 'transactionRequests.updatedAt'),
   };

@@ -2,6 +2,54 @@ import type { payments } from '@platform/contracts';
 import { z } from '../zod';
 import { numberOrNull, requiredTimestamp, textOrNull } from './json';
 
+/** The conditions of a flow rule as answered; a condition not set is null. `all` and `any` nest. */
+export interface FlowConditionJson {
+  amountGte: number | null;
+  amountLte: number | null;
+  cardBrand: string | null;
+  installmentsGte: number | null;
+  installmentsLte: number | null;
+  currency: string | null;
+  paymentType: string | null;
+  binRanges: Array<{ from: string; to: string }> | null;
+  issuerCountry: string[] | null;
+  metadata: Record<string, string[]> | null;
+  all: FlowConditionJson[] | null;
+  any: FlowConditionJson[] | null;
+}
+
+export const FlowConditionSchema: z.ZodType<FlowConditionJson> = z
+  .lazy(() =>
+    z.object({
+      amountGte: z.int().nullable().openapi({ description: 'Minor units' }),
+      amountLte: z.int().nullable().openapi({ description: 'Minor units' }),
+      cardBrand: z.string().nullable(),
+      installmentsGte: z.int().nullable(),
+      installmentsLte: z.int().nullable(),
+      currency: z.string().nullable(),
+      paymentType: z.string().nullable(),
+      binRanges: z
+        .array(z.object({ from: z.string().openapi({ example: '400000' }), to: z.string().openapi({ example: '499999' }) }))
+        .nullable()
+        .openapi({ description: "The card's first six digits fall in one of these ranges (both ends included)" }),
+      issuerCountry: z
+        .array(z.string())
+        .nullable()
+        .openapi({ description: "ISO 3166-1 alpha-2 codes; the card's issuer country, derived from its BIN, is one of them", example: ['BR'] }),
+      metadata: z
+        .record(z.string(), z.array(z.string()))
+        .nullable()
+        .openapi({
+          description:
+            "Each key's value on the charge is one of the listed values. Keys: orderId, description, statementDescriptor, customerId, appInfo.<path> (appInfo.platform.name)",
+          example: { 'appInfo.platform.name': ['shopify'] },
+        }),
+      all: z.array(FlowConditionSchema).nullable().openapi({ description: 'Holds when each of these conditions does' }),
+      any: z.array(FlowConditionSchema).nullable().openapi({ description: 'Holds when at least one of these conditions does' }),
+    }),
+  )
+  .openapi('FlowConditionAnswer');
+
 /** A routing flow of a merchant: for one payment type, the rules that pick the providers a charge is tried on. */
 export const FlowSchema = z
   .object({
@@ -12,14 +60,19 @@ export const FlowSchema = z
     paymentMethod: z.string(),
     rules: z.array(
       z.object({
-        when: z.object({
-          amountGte: z.int().nullable(),
-          amountLte: z.int().nullable(),
-          cardBrand: z.string().nullable(),
-          installmentsGte: z.int().nullable(),
-          currency: z.string().nullable(),
-        }),
-        route: z.array(z.string()),
+        when: FlowConditionSchema,
+        route: z.array(z.string()).openapi({ description: 'Provider ids, tried in this order; empty when the rule splits its volume' }),
+        split: z
+          .array(
+            z.object({
+              percentage: z.int().openapi({ example: 70 }),
+              route: z.array(z.string()),
+              antifraudProviderId: z.string().nullable(),
+            }),
+          )
+          .nullable()
+          .openapi({ description: 'Shares of the volume, each charge placed by a hash of its id; percentages add up to 100' }),
+        antifraudProviderId: z.string().nullable().openapi({ description: "The antifraud entry of the rule's charges (a split branch's own wins)" }),
       }),
     ),
     defaultRoute: z.array(z.string()),
@@ -39,17 +92,32 @@ export function toFlowJson(flow: payments.Flow): FlowJson {
     name: textOrNull(flow.name),
     paymentMethod: flow.paymentMethod,
     rules: flow.rules.map((rule) => ({
-      when: {
-        amountGte: numberOrNull(rule.when?.amountGte),
-        amountLte: numberOrNull(rule.when?.amountLte),
-        cardBrand: textOrNull(rule.when?.cardBrand),
-        installmentsGte: numberOrNull(rule.when?.installmentsGte),
-        currency: textOrNull(rule.when?.currency),
-      },
+      when: toFlowConditionJson(rule.when),
       route: [...rule.route],
+      split: rule.split
+        ? rule.split.branches.map((b) => ({ percentage: b.percentage, route: [...b.route], antifraudProviderId: textOrNull(b.antifraudProviderId) }))
+        : null,
+      antifraudProviderId: textOrNull(rule.antifraudProviderId),
     })),
     defaultRoute: [...flow.defaultRoute],
     createdAt: requiredTimestamp(flow.createdAt, 'createdAt'),
     updatedAt: requiredTimestamp(flow.updatedAt, 'updatedAt'),
+  };
+}
+
+export function toFlowConditionJson(when: payments.FlowCondition | undefined): FlowConditionJson {
+  return {
+    amountGte: numberOrNull(when?.amountGte),
+    amountLte: numberOrNull(when?.amountLte),
+    cardBrand: textOrNull(when?.cardBrand),
+    installmentsGte: numberOrNull(when?.installmentsGte),
+    installmentsLte: numberOrNull(when?.installmentsLte),
+    currency: textOrNull(when?.currency),
+    paymentType: textOrNull(when?.paymentType),
+    binRanges: when?.binRanges ? when.binRanges.ranges.map((r) => ({ from: r.from, to: r.to })) : null,
+    issuerCountry: when?.issuerCountry ? [...when.issuerCountry.values] : null,
+    metadata: when?.metadata ? Object.fromEntries(Object.entries(when.metadata.entries).map(([key, value]) => [key, [...value.values]])) : null,
+    all: when?.all ? when.all.conditions.map(toFlowConditionJson) : null,
+    any: when?.any ? when.any.conditions.map(toFlowConditionJson) : null,
   };
 }

@@ -6,14 +6,14 @@ import { antifraudDeclinedCode } from '../domain/chargeChanges';
 import { parseNewCharge, type ChargeRequest, type NewCharge, type NewChargeSource } from '../domain/newCharge';
 import { platformFeeFor } from '../domain/platformFee';
 import type { ChargeStatus } from '../domain/chargeStatus';
-import { declinedCodeAfterTechnicalFailures, routeProviders } from '../domain/routing';
+import { declinedCodeAfterTechnicalFailures, routeProviders, routingMetadataOf } from '../domain/routing';
 import type { AuthorizeRequest } from '../../connectors/domain/types';
 import { payerOf, type Payer } from '../../../shared/customersPort';
 import { recordChargeEvent } from '../events/chargeEvents';
 import type { CardSourceInput, MerchantForCharge } from '../../../shared/ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
-import { chargesTotal } from './metrics';
+import { chargeRoutes, chargesTotal } from './metrics';
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 
 export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
@@ -107,14 +107,22 @@ async function decide(
   };
 
   const route = routeProviders(paymentProvidersOf(deps, merchant), merchant.flow, {
+    chargeId,
     amount: input.amount,
     currency: input.currency,
     installments: input.paymentMethod.installments,
-    ...(card ? { cardBrand: card.brand } : {}),
+    paymentType: input.paymentMethod.paymentType,
+    metadata: routingMetadataOf(input),
+    ...(card ? { cardBrand: card.brand, first6: card.first6 } : {}),
   });
+  chargeRoutes.inc({ reason: route.reason });
 
-  // The antifraud analysis comes before any authorization: a reproved charge never reaches a provider.
-  const antifraudProvider = input.fraudAnalysis ? merchant.providers.find((p) => deps.providers.isAntifraud(p.type)) : undefined;
+  // The antifraud analysis comes before any authorization: a reproved charge never reaches a provider. The entry
+  // the matching flow rule (or its split branch) names analyses it, else the merchant's first antifraud entry.
+  const antifraudProviders = merchant.providers.filter((p) => deps.providers.isAntifraud(p.type));
+  const antifraudProvider = input.fraudAnalysis
+    ? (antifraudProviders.find((p) => p.id.toLowerCase() === route.antifraudProviderId?.toLowerCase()) ?? antifraudProviders[0])
+    : undefined;
   if (antifraudProvider && input.fraudAnalysis) {
     const analysis = await analyzeFraud(deps, {
       clientId,
@@ -153,7 +161,7 @@ async function decide(
     ...(input.paymentMethod.paymentType === 'pix' ? { pix: { expiresIn: expiresIn ?? 0 } } : {}),
     ...(input.paymentMethod.paymentType === 'boleto' ? { boleto: { expiresDate: expiresDate ?? '', ...(instructions ? { instructions } : {}) } } : {}),
   };
-  const run = await authorizeWithFailover(deps, { clientId, route: route.providers, request });
+  const run = await authorizeWithFailover(deps, { clientId, route: route.providers, request, routingReason: route.description });
   decision.requests.push(...run.requests);
   decision.provider = { id: run.provider.id, type: run.provider.type, name: run.provider.name };
   const result = run.result;

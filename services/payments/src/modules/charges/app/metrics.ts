@@ -22,3 +22,9 @@ export const providerFailovers = counter({
   help: 'Authorizations passed on to the next provider after a technical failure, by the provider type that failed',
   labelNames: ['provider'],
 });
+
+export const chargeRoutes = counter({
+  name: 'charge_routes_total',
+  help: 'Charges routed, by why their providers were tried in that order (flow_rule, flow_split, flow_default, priority)',
+  labelNames: ['reason'],
+});

@@ -141,9 +141,11 @@ export interface AuthorizationRun {
  */
 export async function authorizeWithFailover(
   deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock'>,
-  input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest },
+  input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest; routingReason?: string },
 ): Promise<AuthorizationRun> {
   const requests: TransactionRequestRecord[] = [];
+  // Each attempt says why its provider was tried at its place (the route's reason: "flow rule 2", "priority").
+  const reasoned = (r: TransactionRequestRecord): TransactionRequestRecord => (input.routingReason === undefined ? r : { ...r, routingReason: input.routingReason });
   let last: AttemptOutcome | undefined;
   for (const [index, provider] of input.route.entries()) {
     const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
@@ -151,7 +153,7 @@ export async function authorizeWithFailover(
     const at = deps.clock.now();
     if (adapter?.paymentTypes && !adapter.paymentTypes.includes(input.request.paymentType)) {
       requests.push(
-        record({
+        reasoned(record({
           chargeId: input.request.chargeId,
           clientId: input.clientId,
           idempotencyKey,
@@ -162,7 +164,7 @@ export async function authorizeWithFailover(
           status: 'failed',
           responseMs: 0,
           message: `skipped: ${provider.type} does not take ${input.request.paymentType}`,
-        }),
+        })),
       );
       // A skip says nothing of the providers: an earlier one's failure, if any, still names the charge's decline.
       last ??= { kind: 'unavailable' };
@@ -171,7 +173,7 @@ export async function authorizeWithFailover(
     const result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
     last = outcomeOf(result);
     requests.push(
-      authorizationRecord(
+      reasoned(authorizationRecord(
         {
           chargeId: input.request.chargeId,
           clientId: input.clientId,
@@ -183,7 +185,7 @@ export async function authorizeWithFailover(
         },
         result,
         last,
-      ),
+      )),
     );
     if (result.ok && classifyAttempt(last) === 'final') return { requests, provider, result: result.value, last };
     if (index < input.route.length - 1) providerFailovers.inc({ provider: provider.type });

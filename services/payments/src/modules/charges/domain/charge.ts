@@ -84,6 +84,8 @@ export interface TransactionRequestRecord {
   message: string | null;
   /** How a refund is taken from the split receivers, when the client said so. */
   splitRules: SellerAmount[] | null;
+  /** Authorizations: why this provider was tried at this place ("flow rule 2", "priority"); null for other requests. */
+  routingReason?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

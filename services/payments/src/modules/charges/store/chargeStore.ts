@@ -56,6 +56,7 @@ interface RequestRow {
   declined_code: string | null;
   message: string | null;
   split_rules: SellerAmount[] | null;
+  routing_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,7 +68,7 @@ const CHARGE_COLUMNS = `id, client_id, merchant_id, customer_id, session_id, car
 
 const REQUEST_COLUMNS = `id, charge_id, client_id, idempotency_key, provider_id, provider_type, transaction_id, amount,
   authorization_nsu, request_status, request_type, response_ms, network_authorization_code, network_response_code,
-  declined_code, message, split_rules, created_at, updated_at`;
+  declined_code, message, split_rules, routing_reason, created_at, updated_at`;
 
 function toRequest(row: RequestRow): TransactionRequestRecord {
   return {
@@ -151,6 +152,7 @@ function requestRow(r: TransactionRequestRecord) {
     declined_code: r.declinedCode,
     message: r.message,
     split_rules: r.splitRules,
+    routing_reason: r.routingReason ?? null,
     created_at: r.createdAt.toISOString(),
     updated_at: r.updatedAt.toISOString(),
   };

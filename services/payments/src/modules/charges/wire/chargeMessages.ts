@@ -58,6 +58,7 @@ function toRequestMessage(r: TransactionRequestRecord): payments.TransactionRequ
     declinedCode: orEmpty(r.declinedCode),
     message: orEmpty(r.message),
     splitRules: (r.splitRules ?? []).map((s) => ({ sellerId: s.sellerId, amount: s.amount, processingFee: false, chargeRemainderFee: false, liable: false })),
+    routingReason: r.routingReason ?? undefined,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   };

@@ -12,13 +12,14 @@ const flowCodec = jsonCodec<Flow>();
 
 /**
  * Locks the merchant (so its providers cannot change under the check) and checks that every route names an
- * active payment provider of it.
+ * active payment provider of it, and every antifraud entry a rule names is one of its antifraud providers.
  */
 export async function checkRoutesOfMerchant(ctx: MerchantContext, tx: Queryable, clientId: string, merchantId: string, definition: FlowDefinition): Promise<void> {
   const merchant = await ctx.merchants.findMerchant(tx, clientId, merchantId, { forUpdate: true });
   if (!merchant) throw errors.notFound('Merchant', merchantId);
   const ids = new Set(merchant.providers.filter((p) => isPaymentProvider(p.credentialsType)).map((p) => p.id));
-  assertRoutesUseProviders(definition, ids);
+  const antifraudIds = new Set(merchant.providers.filter((p) => !isPaymentProvider(p.credentialsType)).map((p) => p.id));
+  assertRoutesUseProviders(definition, ids, antifraudIds);
 }
 
 export async function createFlow(ctx: MerchantContext, command: FlowInput & { clientId: string; merchantId: string }, idempotencyKey?: string): Promise<Flow> {

@@ -3,10 +3,49 @@ import { errors, parseInput, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import type { CardBrand } from '../../vault/domain/card';
 
-/** A rule of a routing flow: when its conditions all hold, the charge is tried on its route, in order. */
-export interface FlowRule {
-  when: { amountGte?: number; amountLte?: number; cardBrand?: string; installmentsGte?: number; currency?: string };
+/** A range of card BINs (first six digits), both ends included. */
+export interface FlowBinRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * The conditions of a rule; all that are set must hold. `all` (and) and `any` (or) group conditions and nest.
+ * `metadata` reads the charge's own fields: `orderId`, `description`, `statementDescriptor`, `customerId`, and
+ * `appInfo.<path>` (`appInfo.platform.name`); each key's value must be one of the listed values.
+ */
+export interface FlowCondition {
+  amountGte?: number;
+  amountLte?: number;
+  cardBrand?: string;
+  installmentsGte?: number;
+  installmentsLte?: number;
+  currency?: string;
+  paymentType?: string;
+  binRanges?: FlowBinRange[];
+  issuerCountry?: string[];
+  metadata?: Record<string, string[]>;
+  all?: FlowCondition[];
+  any?: FlowCondition[];
+}
+
+/** A share of a split rule's charges, chosen by a hash of the charge id, and the antifraud entry that analyses them. */
+export interface FlowSplitBranch {
+  percentage: number;
   route: string[];
+  antifraudProviderId?: string;
+}
+
+/**
+ * A rule of a routing flow: when its conditions hold, the charge is tried on its route, in order, or on the route
+ * of the branch of its split the charge falls in. Its antifraud entry, if it names one, analyses the charge
+ * instead of the merchant's first.
+ */
+export interface FlowRule {
+  when: FlowCondition;
+  route: string[];
+  split?: FlowSplitBranch[];
+  antifraudProviderId?: string;
 }
 
 /** A flow routes one payment type. */
@@ -39,10 +78,10 @@ export interface FlowDefinition {
 
 const amount = z.number().int('must be an integer').min(0, 'must be at least 0');
 
-const routeSchema = (what: string) =>
+const routeSchema = (what: string, least = 1) =>
   z
     .array(z.string().trim().toLowerCase())
-    .min(1, `must name at least one provider${what}`)
+    .min(least, `must name at least one provider${what}`)
     .max(MAX_ROUTE, `must name at most ${MAX_ROUTE} providers`)
     .superRefine((ids, ctx) => {
       const seen = new Set<string>();
@@ -52,28 +91,125 @@ const routeSchema = (what: string) =>
       });
     });
 
-const conditionSchema = z
+/** Keys a metadata condition may read: the charge's own fields, or a path into its appInfo. */
+export const FLOW_METADATA_FIELDS = ['orderId', 'description', 'statementDescriptor', 'customerId'] as const;
+const METADATA_KEY = /^appInfo(\.[A-Za-z0-9_-]{1,50}){1,4}$/;
+const MAX_GROUP = 20;
+const MAX_LIST = 50;
+/** How deep `all` and `any` groups may nest. */
+export const MAX_CONDITION_DEPTH = 4;
+const MAX_SPLIT = 10;
+
+const installments = z.number().int('must be an integer').min(1, 'must be at least 1').max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`);
+const bin = z.string().trim().regex(/^\d{6}$/, 'must be six digits');
+const metadataValue = z.string().max(200, 'must be at most 200 characters');
+
+const leafConditions = {
+  amountGte: amount.optional(),
+  amountLte: amount.optional(),
+  cardBrand: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(CARD_BRANDS as [CardBrand, ...CardBrand[]], { error: `must be one of ${CARD_BRANDS.join(', ')}` }))
+    .optional(),
+  installmentsGte: installments.optional(),
+  installmentsLte: installments.optional(),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')
+    .optional(),
+  paymentType: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(PAYMENT_TYPES, { error: `must be one of ${PAYMENT_TYPES.join(', ')}` }))
+    .optional(),
+  binRanges: z
+    .array(
+      z.object({ from: bin, to: bin }).superRefine((range, ctx) => {
+        if (range.from > range.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must not be below from' });
+      }),
+    )
+    .min(1, 'must list at least one range')
+    .max(MAX_LIST, `must list at most ${MAX_LIST} ranges`)
+    .optional(),
+  issuerCountry: z
+    .array(z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'))
+    .min(1, 'must list at least one country')
+    .max(MAX_LIST, `must list at most ${MAX_LIST} countries`)
+    .optional(),
+  metadata: z
+    .record(
+      z.string().refine((key) => (FLOW_METADATA_FIELDS as readonly string[]).includes(key) || METADATA_KEY.test(key), {
+        message: `must be one of ${FLOW_METADATA_FIELDS.join(', ')} or appInfo.<path>`,
+      }),
+      z.union([metadataValue, z.array(metadataValue).min(1, 'must list at least one value').max(MAX_LIST, `must list at most ${MAX_LIST} values`)], {
+        error: 'must be a string or a list of strings',
+      }),
+    )
+    .superRefine((record, ctx) => {
+      if (Object.keys(record).length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one key' });
+      if (Object.keys(record).length > MAX_LIST) ctx.addIssue({ code: 'custom', message: `must name at most ${MAX_LIST} keys` });
+    })
+    .transform((record) => Object.fromEntries(Object.entries(record).map(([key, value]) => [key, typeof value === 'string' ? [value] : value])))
+    .optional(),
+};
+
+function checkRanges(when: { amountGte?: number | undefined; amountLte?: number | undefined; installmentsGte?: number | undefined; installmentsLte?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (when.amountGte !== undefined && when.amountLte !== undefined && when.amountGte > when.amountLte) {
+    ctx.addIssue({ code: 'custom', path: ['amountLte'], message: 'must not be below amountGte' });
+  }
+  if (when.installmentsGte !== undefined && when.installmentsLte !== undefined && when.installmentsGte > when.installmentsLte) {
+    ctx.addIssue({ code: 'custom', path: ['installmentsLte'], message: 'must not be below installmentsGte' });
+  }
+}
+
+/** A condition whose `all` and `any` groups may hold conditions `depth` levels further down. */
+function conditionSchemaAt(depth: number): z.ZodType<FlowCondition> {
+  const group =
+    depth > 0
+      ? z.array(conditionSchemaAt(depth - 1)).min(1, 'must list at least one condition').max(MAX_GROUP, `must list at most ${MAX_GROUP} conditions`).optional()
+      : z.array(z.unknown()).max(0, `must not nest more than ${MAX_CONDITION_DEPTH} groups deep`).optional();
+  return z
+    .object({ ...leafConditions, all: group, any: group })
+    .superRefine(checkRanges)
+    .transform((when) => compactCondition(when as FlowCondition)) as z.ZodType<FlowCondition>;
+}
+
+const conditionSchema = conditionSchemaAt(MAX_CONDITION_DEPTH);
+
+const antifraudProviderId = z.string().trim().toLowerCase().min(1, 'must name an antifraud provider').optional();
+
+const splitSchema = z
+  .array(
+    z.object({
+      percentage: z.number().int('must be an integer').min(1, 'must be at least 1').max(99, 'must be at most 99'),
+      route: routeSchema(''),
+      antifraudProviderId,
+    }),
+  )
+  .min(2, 'must list at least two branches')
+  .max(MAX_SPLIT, `must list at most ${MAX_SPLIT} branches`)
+  .superRefine((branches, ctx) => {
+    const total = branches.reduce((sum, b) => sum + b.percentage, 0);
+    if (total !== 100) ctx.addIssue({ code: 'custom', message: `percentages must add up to 100, not ${total}` });
+  });
+
+const ruleSchema = z
   .object({
-    amountGte: amount.optional(),
-    amountLte: amount.optional(),
-    cardBrand: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.enum(CARD_BRANDS as [CardBrand, ...CardBrand[]], { error: `must be one of ${CARD_BRANDS.join(', ')}` }))
-      .optional(),
-    installmentsGte: z.number().int('must be an integer').min(1, 'must be at least 1').max(CHARGE_LIMITS.maxInstallments, `must be at most ${CHARGE_LIMITS.maxInstallments}`).optional(),
-    currency: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code')
-      .optional(),
+    when: conditionSchema.optional(),
+    // A split rule has no route of its own: over gRPC an absent list and an empty one are the same.
+    route: routeSchema('', 0).optional(),
+    split: splitSchema.optional(),
+    antifraudProviderId,
   })
-  .superRefine((when, ctx) => {
-    if (when.amountGte !== undefined && when.amountLte !== undefined && when.amountGte > when.amountLte) {
-      ctx.addIssue({ code: 'custom', path: ['amountLte'], message: 'must not be below amountGte' });
-    }
+  .superRefine((rule, ctx) => {
+    const hasRoute = (rule.route?.length ?? 0) > 0;
+    if (rule.split && hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must be empty when the rule splits its volume' });
+    if (!rule.split && !hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must name at least one provider, or the rule must split' });
   });
 
 const flowSchema = z.object({
@@ -84,15 +220,29 @@ const flowSchema = z.object({
     .toLowerCase()
     .pipe(z.enum(FLOW_PAYMENT_METHODS, { error: `must be one of ${FLOW_PAYMENT_METHODS.join(', ')}` })),
   rules: z
-    .array(z.object({ when: conditionSchema.optional(), route: routeSchema('') }))
+    .array(ruleSchema)
     .max(MAX_RULES, `must list at most ${MAX_RULES} rules`),
   defaultRoute: routeSchema(': the route when no rule matches'),
 });
 
+/** A condition as asked: a metadata value may be one string or a list of them. */
+export type FlowConditionInput = Omit<FlowCondition, 'metadata' | 'all' | 'any'> & {
+  metadata?: Record<string, string | string[]>;
+  all?: FlowConditionInput[];
+  any?: FlowConditionInput[];
+};
+
+export interface FlowRuleInput {
+  when?: FlowConditionInput;
+  route?: string[];
+  split?: FlowSplitBranch[];
+  antifraudProviderId?: string;
+}
+
 export interface FlowInput {
   name: string;
   paymentMethod: string;
-  rules: Array<{ when?: FlowRule['when']; route: string[] }>;
+  rules: FlowRuleInput[];
   defaultRoute: string[];
 }
 
@@ -101,13 +251,21 @@ export function parseFlowDefinition(input: FlowInput): FlowDefinition {
   return {
     name: parsed.name,
     paymentMethod: parsed.paymentMethod,
-    rules: parsed.rules.map((rule) => ({ when: compactCondition(rule.when ?? {}), route: rule.route })),
+    rules: parsed.rules.map((rule) => ({
+      when: rule.when ?? {},
+      route: rule.split ? [] : (rule.route ?? []),
+      ...(rule.split
+        ? { split: rule.split.map((b) => ({ percentage: b.percentage, route: b.route, ...(b.antifraudProviderId ? { antifraudProviderId: b.antifraudProviderId } : {}) })) }
+        : {}),
+      ...(rule.antifraudProviderId ? { antifraudProviderId: rule.antifraudProviderId } : {}),
+    })),
     defaultRoute: parsed.defaultRoute,
   };
 }
 
-function compactCondition(when: FlowRule['when']): FlowRule['when'] {
-  return Object.fromEntries(Object.entries(when).filter(([, v]) => v !== undefined)) as FlowRule['when'];
+/** A condition without the keys that were not given, so a stored flow holds only what was asked. */
+function compactCondition(when: FlowCondition): FlowCondition {
+  return Object.fromEntries(Object.entries(when).filter(([, v]) => v !== undefined)) as FlowCondition;
 }
 
 /** A merchant has at most one flow per payment method. */
@@ -116,16 +274,27 @@ export function flowExists(paymentMethod: string) {
 }
 
 /**
- * Every route may only name active payment providers of the flow's merchant; each offending entry is reported
- * by its path (`rules.0.route.1`, `defaultRoute.0`).
+ * Every route may only name active payment providers of the flow's merchant, and a rule or split branch may only
+ * name one of its antifraud entries; each offending entry is reported by its path (`rules.0.route.1`,
+ * `rules.1.split.0.antifraudProviderId`, `defaultRoute.0`).
  */
-export function assertRoutesUseProviders(flow: FlowDefinition, paymentProviderIds: ReadonlySet<string>): void {
+export function assertRoutesUseProviders(flow: FlowDefinition, paymentProviderIds: ReadonlySet<string>, antifraudProviderIds: ReadonlySet<string> = new Set()): void {
   const details: FieldViolation[] = [];
   const check = (route: string[], path: string) =>
     route.forEach((id, i) => {
       if (!paymentProviderIds.has(id)) details.push({ field: `${path}.${i}`, message: 'is not an active payment provider of this merchant' });
     });
-  flow.rules.forEach((rule, i) => check(rule.route, `rules.${i}.route`));
+  const checkAntifraud = (id: string | undefined, path: string) => {
+    if (id !== undefined && !antifraudProviderIds.has(id)) details.push({ field: path, message: 'is not an antifraud provider of this merchant' });
+  };
+  flow.rules.forEach((rule, i) => {
+    check(rule.route, `rules.${i}.route`);
+    checkAntifraud(rule.antifraudProviderId, `rules.${i}.antifraudProviderId`);
+    rule.split?.forEach((branch, j) => {
+      check(branch.route, `rules.${i}.split.${j}.route`);
+      checkAntifraud(branch.antifraudProviderId, `rules.${i}.split.${j}.antifraudProviderId`);
+    });
+  });
   check(flow.defaultRoute, 'defaultRoute');
   if (details.length > 0) throw errors.validation('Invalid flow', details);
 }

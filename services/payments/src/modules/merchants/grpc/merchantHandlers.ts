@@ -15,6 +15,7 @@ import { setPlatformFeeEnabled } from '../app/setPlatformFeeEnabled';
 import { updateMerchant } from '../app/updateMerchant';
 import { updateProvider } from '../app/updateProvider';
 import type { FlowInput } from '../../flows/domain/flow';
+import { flowRuleInput } from '../../flows/wire/flowMessages';
 import { toFlowMessage, toMerchantMessage, toPlatformFeeMessage, toProviderMessage } from '../wire/merchantMessages';
 
 type MerchantRpc =
@@ -36,7 +37,7 @@ function flowInput(request: { name: string; paymentMethod: string; rules: paymen
   return {
     name: request.name,
     paymentMethod: request.paymentMethod,
-    rules: request.rules.map((rule) => ({ when: rule.when ?? {}, route: rule.route })),
+    rules: request.rules.map(flowRuleInput),
     defaultRoute: request.defaultRoute,
   };
 }

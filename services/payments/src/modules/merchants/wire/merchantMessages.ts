@@ -1,5 +1,6 @@
 import { payments } from '@platform/contracts';
 import type { Flow } from '../../flows/domain/flow';
+import { toFlowRuleMessage } from '../../flows/wire/flowMessages';
 import type { Merchant, PlatformFeeRule, Provider } from '../domain/merchant';
 
 /*
@@ -55,7 +56,7 @@ export function toFlowMessage(flow: Flow): payments.Flow {
     merchantId: flow.merchantId,
     name: flow.name,
     paymentMethod: flow.paymentMethod,
-    rules: flow.rules.map((rule) => ({ when: { ...rule.when }, route: [...rule.route] })),
+    rules: flow.rules.map(toFlowRuleMessage),
     defaultRoute: [...flow.defaultRoute],
     createdAt: flow.createdAt,
     updatedAt: flow.updatedAt,
