@@ -111,6 +111,8 @@ export interface RunningAdyenSimulator extends RunningSimulator {
   paymentsCreated(): number;
   /** Ends a `Received` payment (holder name PENDING): its AUTHORISATION notification. */
   completePending(pspReference: string, authorised: boolean): Promise<AdyenNotification>;
+  /** Cancels an authorisation as the merchant's Customer Area would (with its CANCELLATION notification). */
+  cancelAtAdyen(pspReference: string): AdyenNotification;
   /** While on, requests get no answer at all: a provider that hangs. */
   stall(on: boolean): void;
   /** The signature Adyen's manual computes for an item with the given hex key (for tests that forge items). */
@@ -421,6 +423,12 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
       payment.resultCode = authorised ? 'Authorised' : 'Refused';
       if (authorised && !payment.manualCapture) payment.capturedAmount = payment.amount;
       return notifyEvent(payment, { eventCode: 'AUTHORISATION', success: authorised, value: payment.amount, ...(authorised ? {} : { reason: 'Refused' }) });
+    },
+    cancelAtAdyen: (pspReference) => {
+      const payment = payments.get(pspReference);
+      if (!payment || payment.resultCode !== 'Authorised' || payment.capturedAmount > 0 || payment.cancelled) throw new Error(`payment ${pspReference} cannot be cancelled`);
+      payment.cancelled = true;
+      return notifyEvent(payment, { eventCode: 'CANCELLATION', success: true, value: payment.amount, pspReference: nextPsp() });
     },
     stall: (on) => {
       stalled = on;

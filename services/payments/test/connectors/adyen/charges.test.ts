@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { startAdyenSimulator, testTls, type AdyenNotification, type RunningAdyenSimulator } from '@platform/simulators';
+import { forgetTrustedAuthorities } from '../../../src/modules/connectors/kit/http';
+import { cardCharge, inlineCard, paymentSource, providerIdOf, startCharges, type RunningCharges } from '../../support/charges';
+
+/**
+ * Charges routed to Adyen through the payments service in-process: its registry makes the Adyen adapter over the
+ * operator's ADYEN_CHECKOUT_URL, here the simulator's (HTTPS with the test CA, trusted through NODE_EXTRA_CA_CERTS).
+ * Adyen takes captures, cancellations and refunds as `received`; the signed notification it posts settles them.
+ */
+
+const tls = testTls();
+const ACCOUNT = { apiKey: 'AQEyhmfxK4_platform_charges_key_0001', merchantAccount: 'LojaAdyenECOM', hmacKey: 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90' };
+const VISA = '4111111111111111';
+
+let simulator: RunningAdyenSimulator;
+let running: RunningCharges;
+const saved = { url: process.env.ADYEN_CHECKOUT_URL, ca: process.env.NODE_EXTRA_CA_CERTS };
+
+beforeAll(async () => {
+  simulator = await startAdyenSimulator({ accounts: [ACCOUNT], clock: () => new Date('2026-03-10T15:00:00Z') });
+  process.env.ADYEN_CHECKOUT_URL = simulator.checkoutUrl;
+  process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
+  forgetTrustedAuthorities();
+  running = await startCharges({ ADYEN_CHECKOUT_URL: simulator.checkoutUrl });
+});
+
+afterAll(async () => {
+  await running.stop();
+  await simulator.close();
+  for (const [name, value] of [['ADYEN_CHECKOUT_URL', saved.url], ['NODE_EXTRA_CA_CERTS', saved.ca]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  forgetTrustedAuthorities();
+});
+
+async function adyenMerchant(clientId: string) {
+  const merchant = await running.client.createMerchant({
+    clientId,
+    mcc: '5999',
+    name: 'Loja Adyen',
+    merchantName: 'Loja Adyen',
+    merchantUrl: 'https://loja.example.test',
+    providers: [{ name: 'adyen', priority: 1, credentials: { type: 'ADYEN', ...ACCOUNT, environment: 'sandbox' }, options: {} }],
+  });
+  return { merchantId: merchant.id, providerId: providerIdOf(merchant, 'adyen') };
+}
+
+const adyenCard = (holderName = 'Maria Souza') => paymentSource({ card: { ...inlineCard(VISA, '737'), cardExpirationDate: '03/2030', cardHolderName: holderName } });
+const pspOf = (charge: { transactionRequests: Array<{ requestType: string; requestStatus: string; transactionId: string }> }) =>
+  charge.transactionRequests.find((r) => r.requestType === 'authorization' && r.requestStatus === 'success')!.transactionId;
+
+async function post(providerId: string, notification: AdyenNotification) {
+  return running.client.receiveProviderNotification({ providerId, headers: { 'content-type': 'application/json' }, query: {}, rawBody: Buffer.from(JSON.stringify(notification)) });
+}
+
+/** The last notification of an event about a payment, once the simulator settled what it took. */
+async function notificationOf(psp: string, eventCode: string): Promise<AdyenNotification> {
+  await simulator.idle();
+  const found = simulator.notifications.filter((n) => {
+    const item = n.notificationItems[0]!.NotificationRequestItem;
+    return item.eventCode === eventCode && (item.originalReference ?? item.pspReference) === psp;
+  });
+  if (found.length === 0) throw new Error(`no ${eventCode} notification for ${psp}`);
+  return found.at(-1)!;
+}
+
+describe('Charges at Adyen', () => {
+  it('pre-authorizes, captures part (pending until the CAPTURE notification), then refunds part (pending until REFUND)', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1000, capture: false, paymentSource: adyenCard() }));
+    expect(charge).toMatchObject({ status: 'pre_authorized', providerId });
+    const psp = pspOf(charge);
+    expect(simulator.payment(psp)).toMatchObject({ amount: 1000, manualCapture: true });
+
+    const capturing = await running.client.captureCharge({ clientId, id: charge.id, amount: 600 });
+    expect(capturing.status).toBe('capture_pending');
+    const reply = await post(providerId, await notificationOf(psp, 'CAPTURE'));
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.bodyJson)).toEqual({ notificationResponse: '[accepted]' });
+    expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'authorized', capturedAmount: 600 });
+
+    const refunding = await running.client.voidCharge({ clientId, id: charge.id, amount: 200, splitRules: [] });
+    expect(refunding.status).toBe('refund_pending');
+    await post(providerId, await notificationOf(psp, 'REFUND'));
+    expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'authorized', capturedAmount: 600, refundedAmount: 200 });
+    expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 600, refundedAmount: 200 });
+  });
+
+  it('a capture Adyen refuses leaves the pre-authorization as it was, its request failed', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1000, capture: false, paymentSource: adyenCard() }));
+    const psp = pspOf(charge);
+    // Cancelled at Adyen meanwhile (as from its Customer Area): the capture the platform asks next is refused.
+    simulator.cancelAtAdyen(psp);
+    expect((await running.client.captureCharge({ clientId, id: charge.id, amount: 1000 })).status).toBe('capture_pending');
+    await post(providerId, await notificationOf(psp, 'CAPTURE'));
+    const after = await running.client.getCharge({ clientId, id: charge.id });
+    expect(after.status).toBe('pre_authorized');
+    expect(after.transactionRequests.filter((r) => r.requestType === 'capture').at(-1)).toMatchObject({ requestStatus: 'failed' });
+  });
+
+  it('voids a pre-authorization: the CANCELLATION notification releases it', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1500, capture: false, paymentSource: adyenCard() }));
+    const psp = pspOf(charge);
+    await running.client.voidCharge({ clientId, id: charge.id, splitRules: [] });
+    await post(providerId, await notificationOf(psp, 'CANCELLATION'));
+    expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'voided' });
+    expect(simulator.payment(psp)).toMatchObject({ cancelled: true });
+  });
+
+  it('a refusal fails the charge with the mapped code', async () => {
+    const clientId = randomUUID();
+    const { merchantId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { paymentSource: adyenCard('NOT_ENOUGH_BALANCE') }));
+    expect(charge.status).toBe('failed');
+    expect(charge.transactionRequests[0]).toMatchObject({ requestStatus: 'declined', declinedCode: 'insufficient_funds', providerType: 'ADYEN' });
+  });
+
+  it('a notification whose signature does not verify is refused and changes nothing', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1000, capture: false, paymentSource: adyenCard() }));
+    const psp = pspOf(charge);
+    const forged: AdyenNotification = {
+      live: 'false',
+      notificationItems: [
+        {
+          NotificationRequestItem: {
+            additionalData: { hmacSignature: simulator.sign({ amount: { currency: 'BRL', value: 1000 }, eventCode: 'CANCELLATION', eventDate: '2026-03-10T15:00:00+00:00', merchantAccountCode: ACCOUNT.merchantAccount, merchantReference: charge.id, originalReference: psp, pspReference: '8800000000009999', success: 'true' }, '00'.repeat(32)) },
+            amount: { currency: 'BRL', value: 1000 },
+            eventCode: 'CANCELLATION',
+            eventDate: '2026-03-10T15:00:00+00:00',
+            merchantAccountCode: ACCOUNT.merchantAccount,
+            merchantReference: charge.id,
+            originalReference: psp,
+            pspReference: '8800000000009999',
+            success: 'true',
+          },
+        },
+      ],
+    };
+    await expect(post(providerId, forged)).rejects.toThrow('The notification could not be verified');
+    expect((await running.client.getCharge({ clientId, id: charge.id })).status).toBe('pre_authorized');
+  });
+});
