@@ -124,6 +124,7 @@ interface Refund {
   reason: string | null;
   metadata: Record<string, string>;
   currency: string;
+  balanceTransaction: string;
 }
 
 interface Charge {
@@ -273,7 +274,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
 
   const refundView = (refund: Refund) => ({
     amount: refund.amount,
-    balance_transaction: refund.status === 'succeeded' ? newId('txn') : null,
+    balance_transaction: refund.status === 'succeeded' ? refund.balanceTransaction : null,
     charge: refund.chargeId,
     created: refund.created,
     currency: refund.currency,
@@ -776,6 +777,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
       reason,
       metadata: Object.fromEntries(Object.entries(object(form, 'metadata') ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string')),
       currency: intent.currency,
+      balanceTransaction: newId('txn'),
     };
     charge.refunds.push(entry);
     charge.amountRefunded += amount;
