@@ -1,0 +1,178 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { request } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { readBody } from '../src/http';
+import { startAdyenSimulator, type AdyenNotification, type RunningAdyenSimulator } from '../src/adyen';
+import { testTls } from '../src/pix/tls';
+
+const tls = testTls();
+const ACCOUNT = { apiKey: 'AQE_simulator_test_key_0001', merchantAccount: 'StoreECOM', hmacKey: '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF' };
+const OTHER = { apiKey: 'AQE_simulator_test_key_0002', merchantAccount: 'OtherECOM', hmacKey: 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210' };
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+describe('Adyen Checkout simulator', () => {
+  let simulator: RunningAdyenSimulator;
+  let merchant: Server;
+  const received: AdyenNotification[] = [];
+  let references = 0;
+
+  beforeAll(async () => {
+    merchant = createServer((req, res) => {
+      void readBody(req).then((body) => {
+        received.push(JSON.parse(body.toString('utf8')) as AdyenNotification);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"notificationResponse":"[accepted]"}');
+      });
+    });
+    await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+    const port = (merchant.address() as AddressInfo).port;
+    simulator = await startAdyenSimulator({
+      accounts: [ACCOUNT, OTHER],
+      clock: () => new Date('2026-03-10T12:00:00Z'),
+      webhookUrl: `http://127.0.0.1:${port}/v1/provider-notifications/entry`,
+    });
+  });
+  afterAll(async () => {
+    await simulator.close();
+    await new Promise<void>((resolve) => merchant.close(() => resolve()));
+  });
+
+  const send = (path: string, body: unknown, key = ACCOUNT.apiKey, idempotencyKey?: string): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      const req = request(
+        `${simulator.checkoutUrl}${path}`,
+        { method: 'POST', ca: tls.ca, headers: { 'content-type': 'application/json', 'x-api-key': key, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } },
+        (res) => {
+          void readBody(res).then((raw) => resolve({ status: res.statusCode ?? 0, body: JSON.parse(raw.toString('utf8')) as Record<string, unknown> }));
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
+    });
+  const payment = (overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}) => ({
+    amount: { currency: 'BRL', value: 1000 },
+    reference: `order-${++references}`,
+    merchantAccount: ACCOUNT.merchantAccount,
+    returnUrl: 'https://shop.example/return',
+    paymentMethod: { type: 'scheme', number: '4111111111111111', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'Maria Souza', ...card },
+    ...overrides,
+  });
+  const events = async (psp: string) => {
+    await simulator.idle();
+    return simulator.notifications
+      .map((n) => n.notificationItems[0]!.NotificationRequestItem)
+      .filter((item) => (item.originalReference ?? item.pspReference) === psp)
+      .map((item) => `${item.eventCode}:${item.success}`);
+  };
+  /** "Verify HMAC signatures", computed here from the manual, not by the simulator. */
+  const verified = (notification: AdyenNotification, hmacKey: string) => {
+    const item = notification.notificationItems[0]!.NotificationRequestItem;
+    const data = [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, item.amount.value, item.amount.currency, item.eventCode, item.success].join(':');
+    return createHmac('sha256', Buffer.from(hmacKey, 'hex')).update(data).digest('base64') === item.additionalData.hmacSignature;
+  };
+
+  it('authorises a test card and posts its signed AUTHORISATION notification to the webhook', async () => {
+    const answer = await send('/payments', payment({ captureDelayHours: 0 }));
+    expect(answer).toMatchObject({ status: 200, body: { resultCode: 'Authorised', amount: { currency: 'BRL', value: 1000 } } });
+    const psp = answer.body.pspReference as string;
+    expect(psp).toMatch(/^\d{16}$/);
+    expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 1000, manualCapture: false });
+    expect(await events(psp)).toEqual(['AUTHORISATION:true']);
+    const notification = simulator.notifications.at(-1)!;
+    expect(verified(notification, ACCOUNT.hmacKey)).toBe(true);
+    expect(verified(notification, OTHER.hmacKey)).toBe(false);
+    expect(received.at(-1)).toEqual(notification);
+    expect(simulator.deliveries.at(-1)).toMatchObject({ status: 200 });
+  });
+
+  it('holds a manual capture until captured; a second capture and a cancellation after it are refused in their notifications', async () => {
+    const psp = (await send('/payments', payment({ additionalData: { manualCapture: 'true' } }))).body.pspReference as string;
+    expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 0, manualCapture: true });
+    const capture = await send(`/payments/${psp}/captures`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 600 } });
+    expect(capture).toMatchObject({ status: 201, body: { status: 'received', paymentPspReference: psp, amount: { currency: 'BRL', value: 600 } } });
+    await send(`/payments/${psp}/captures`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 100 } });
+    await send(`/payments/${psp}/cancels`, { merchantAccount: ACCOUNT.merchantAccount });
+    expect(await events(psp)).toEqual(['AUTHORISATION:true', 'CAPTURE:true', 'CAPTURE:false', 'CANCELLATION:false']);
+    expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 600, cancelled: false });
+    const item = simulator.notifications.at(-1)!.notificationItems[0]!.NotificationRequestItem;
+    expect(item.originalReference).toBe(psp);
+  });
+
+  it('refunds in parts up to what was captured', async () => {
+    const psp = (await send('/payments', payment())).body.pspReference as string;
+    for (const value of [400, 600, 1]) await send(`/payments/${psp}/refunds`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value } });
+    expect(await events(psp)).toEqual(['AUTHORISATION:true', 'REFUND:true', 'REFUND:true', 'REFUND:false']);
+    expect(simulator.payment(psp)).toMatchObject({ refundedAmount: 1000 });
+  });
+
+  it('cancels an uncaptured authorisation once', async () => {
+    const psp = (await send('/payments', payment({ additionalData: { manualCapture: 'true' } }))).body.pspReference as string;
+    await send(`/payments/${psp}/cancels`, { merchantAccount: ACCOUNT.merchantAccount });
+    await send(`/payments/${psp}/captures`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 1000 } });
+    expect(await events(psp)).toEqual(['AUTHORISATION:true', 'CANCELLATION:true', 'CAPTURE:false']);
+  });
+
+  it('follows the test platform: forced refusals by holder name, a wrong CVC or expiry, a card that is not a test card', async () => {
+    const refused = async (card: Record<string, unknown>) => {
+      const { body } = await send('/payments', payment({}, card));
+      return [body.resultCode, body.refusalReasonCode, body.refusalReason];
+    };
+    expect(await refused({ holderName: 'NOT_ENOUGH_BALANCE' })).toEqual(['Refused', '12', 'Not enough balance']);
+    expect(await refused({ holderName: 'DECLINED : 06 : ERROR' })).toEqual(['Refused', '2', 'Refused']);
+    expect(await refused({ holderName: 'ERROR' })).toEqual(['Error', '4', 'Acquirer Error']);
+    expect(await refused({ holderName: 'FRAUD_CANCELLED' })).toEqual(['Cancelled', '22', 'FRAUD-CANCELLED']);
+    expect(await refused({ cvc: '123' })).toEqual(['Refused', '2', 'Refused']);
+    expect(await refused({ expiryYear: '2031' })).toEqual(['Refused', '2', 'Refused']);
+    expect(await refused({ number: '4000000000000002' })).toEqual(['Refused', '8', 'Invalid Card Number']);
+    expect(await refused({ number: '370000000000002', cvc: '7373' })).toEqual(['Authorised', undefined, undefined]);
+    const byCode = await send('/payments', payment({ additionalData: { RequestedTestAcquirerResponseCode: '6' } }));
+    expect(byCode.body).toMatchObject({ resultCode: 'Refused', refusalReasonCode: '6' });
+  });
+
+  it('a PENDING holder name is Received until completed; the failed-modification holder names fail after success', async () => {
+    const pending = await send('/payments', payment({}, { holderName: 'PENDING' }));
+    expect(pending.body.resultCode).toBe('Received');
+    const psp = pending.body.pspReference as string;
+    expect(await events(psp)).toEqual([]);
+    await simulator.completePending(psp, true);
+    expect(await events(psp)).toEqual(['AUTHORISATION:true']);
+
+    const captureFails = (await send('/payments', payment({ additionalData: { manualCapture: 'true' } }, { holderName: 'capture failed' }))).body.pspReference as string;
+    await send(`/payments/${captureFails}/captures`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 1000 } });
+    expect(await events(captureFails)).toEqual(['AUTHORISATION:true', 'CAPTURE:true', 'CAPTURE_FAILED:true']);
+    const refundFails = (await send('/payments', payment({}, { holderName: 'refund failed' }))).body.pspReference as string;
+    await send(`/payments/${refundFails}/refunds`, { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 1000 } });
+    expect(await events(refundFails)).toEqual(['AUTHORISATION:true', 'REFUND:true', 'REFUND_FAILED:true']);
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer and creates nothing', async () => {
+    const before = simulator.paymentsCreated();
+    const body = payment();
+    const first = await send('/payments', body, ACCOUNT.apiKey, 'same-key-1');
+    const again = await send('/payments', body, ACCOUNT.apiKey, 'same-key-1');
+    expect(again).toEqual(first);
+    expect(simulator.paymentsCreated()).toBe(before + 1);
+    // Another account's same key is its own.
+    const other = await send('/payments', { ...body, merchantAccount: OTHER.merchantAccount }, OTHER.apiKey, 'same-key-1');
+    expect(other.body.pspReference).not.toBe(first.body.pspReference);
+  });
+
+  it('answers Adyen’s ServiceError shapes: a bad key, another account, malformed requests, an unknown payment', async () => {
+    expect(await send('/payments', payment(), 'AQE_unknown_key')).toEqual({ status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } });
+    expect(await send('/payments', payment({ merchantAccount: OTHER.merchantAccount }))).toMatchObject({ status: 403, body: { errorCode: '901', errorType: 'security' } });
+    expect(await send('/payments', payment({ amount: { currency: 'BRL', value: 10.5 } }))).toMatchObject({ status: 422, body: { errorCode: '137' } });
+    expect(await send('/payments', payment({ returnUrl: undefined }))).toMatchObject({ status: 422, body: { errorCode: '14_030' } });
+    expect(await send('/payments', payment({}, { number: '4111111111111112' }))).toMatchObject({ status: 422, body: { errorCode: '101' } });
+    expect(await send('/payments', '{not json')).toMatchObject({ status: 400, body: { errorCode: '702' } });
+    expect(await send('/payments/8800000000000000/refunds', { merchantAccount: ACCOUNT.merchantAccount, amount: { currency: 'BRL', value: 1 } })).toMatchObject({ status: 422, body: { errorCode: '167' } });
+    const psp = (await send('/payments', payment())).body.pspReference as string;
+    // Another account's payment is unknown to this one.
+    expect(await send(`/payments/${psp}/refunds`, { merchantAccount: OTHER.merchantAccount, amount: { currency: 'BRL', value: 1 } }, OTHER.apiKey)).toMatchObject({ status: 422 });
+  });
+});
