@@ -276,6 +276,12 @@ describe('Pagar.me connector: boleto', () => {
     expect(boleto.digitableLine).toMatch(/^\d{47}$/);
     expect(boleto.barcodeData).toMatch(/^0019\d{40}$/);
     expect(boleto.barcodeData.slice(9, 19)).toBe('0000001500');
+    // The general check digit (position 5) is the módulo 11 of the other 43 digits.
+    const rest = boleto.barcodeData.slice(0, 4) + boleto.barcodeData.slice(5);
+    let sum = 0;
+    [...rest].reverse().forEach((d, i) => (sum += Number(d) * ((i % 8) + 2)));
+    const dv = 11 - (sum % 11);
+    expect(boleto.barcodeData[4]).toBe(dv === 0 || dv === 10 || dv === 11 ? '1' : String(dv));
     expect(boleto.expiresDate).toBe('2026-11-20');
     expect(boleto.barcodeImageUrl).toMatch(/^https:\/\//);
     expect(lastBody().payments).toEqual([{ payment_method: 'boleto', amount: 1500, boleto: { due_at: '2026-11-20T00:00:00Z', instructions: 'Não receber após o vencimento', type: 'DM' } }]);

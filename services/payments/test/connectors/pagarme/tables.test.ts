@@ -167,7 +167,7 @@ describe('Pagar.me answers', () => {
       const dv = 11 - (sum % 11);
       return dv === 0 || dv === 10 || dv === 11 ? '1' : String(dv);
     };
-    const free = '1234567890123456789012345';
+    const free = '3141592653589793238462643';
     const rest = `0019${'1116'}${'0000001500'}${free}`;
     const dv = mod11(rest);
     const barcode = `${rest.slice(0, 4)}${dv}${rest.slice(4)}`;
