@@ -42,7 +42,7 @@ export interface PagarmeOrderRequest {
   payments: Array<
     | { payment_method: 'credit_card'; amount: number; credit_card: { installments: number; capture: boolean; statement_descriptor?: string; card: PagarmeCard } }
     | { payment_method: 'pix'; amount: number; pix: { expires_in: number } }
-    | { payment_method: 'boleto'; amount: number; boleto: { due_at: string; instructions?: string; type: 'DM' } }
+    | { payment_method: 'boleto'; amount: number; boleto: { due_at?: string; instructions?: string; type: 'DM' } }
   >;
   metadata: Record<string, string>;
 }
@@ -150,7 +150,8 @@ export function toOrderRequest(request: AuthorizeRequest, customer: PagarmeCusto
     return { ...base, payments: [{ payment_method: 'pix', amount: request.amount, pix: { expires_in: Math.max(1, Math.floor(request.pix?.expiresIn ?? 3600)) } }] };
   }
   if (request.paymentType === 'boleto') {
-    // "Boleto": due_at (a date and time; the due day at midnight UTC), instructions (256 characters), type DM.
+    // "Boleto": due_at (a date and time; the due day at midnight UTC; without it Pagar.me sets its default),
+    // instructions (256 characters), type DM.
     const due = request.boleto?.expiresDate;
     return {
       ...base,
@@ -158,7 +159,7 @@ export function toOrderRequest(request: AuthorizeRequest, customer: PagarmeCusto
         {
           payment_method: 'boleto',
           amount: request.amount,
-          boleto: { due_at: `${due ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`, ...(request.boleto?.instructions ? { instructions: request.boleto.instructions.slice(0, 256) } : {}), type: 'DM' },
+          boleto: { ...(due ? { due_at: `${due}T00:00:00Z` } : {}), ...(request.boleto?.instructions ? { instructions: request.boleto.instructions.slice(0, 256) } : {}), type: 'DM' },
         },
       ],
     };
