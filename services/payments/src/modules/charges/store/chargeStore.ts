@@ -89,6 +89,7 @@ function toRequest(row: RequestRow): TransactionRequestRecord {
     declinedCode: row.declined_code,
     message: row.message,
     splitRules: row.split_rules,
+    routingReason: row.routing_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
