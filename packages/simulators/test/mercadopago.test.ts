@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   MERCADOPAGO_CARDHOLDER_OUTCOMES,
   MERCADOPAGO_TEST_CARDS,
@@ -182,5 +184,59 @@ describe('Mercado Pago simulator', () => {
     now = new Date(now.getTime() + 86_400_000 + 1000);
     expect((await send('GET', `/v1/payments/${String(created.body.id)}`)).body).toMatchObject({ status: 'cancelled', status_detail: 'expired' });
     expect(() => simulator.payPix(created.body.id as number)).toThrow('not a pending Pix');
+  });
+
+  it('keeps a refund in process out of the refunded amount until it is settled', async () => {
+    const created = await cardPayment('APRO', { transaction_amount: 50 });
+    const id = String(created.body.id);
+    simulator.holdRefunds(true);
+    try {
+      const refund = await send('POST', `/v1/payments/${id}/refunds`, { amount: 20 });
+      expect(refund.body).toMatchObject({ amount: 20, status: 'in_process' });
+      expect((await send('GET', `/v1/payments/${id}`)).body).toMatchObject({ status: 'approved', transaction_amount_refunded: 0, refunds: [{ status: 'in_process', amount: 20 }] });
+      expect((await send('POST', `/v1/payments/${id}/refunds`, { amount: 30.01 })).status).toBe(400);
+    } finally {
+      simulator.holdRefunds(false);
+    }
+    simulator.settleRefunds(id);
+    expect((await send('GET', `/v1/payments/${id}`)).body).toMatchObject({ status: 'approved', status_detail: 'partially_refunded', transaction_amount_refunded: 20, refunds: [{ status: 'approved' }] });
+    expect((await send('POST', `/v1/payments/${id}/refunds`, {})).body).toMatchObject({ amount: 30, status: 'approved' });
+  });
+
+  it('posts each notification to the application’s webhook URL after the answer, with data.id and type in its query', async () => {
+    const received: Array<{ url: string; headers: IncomingMessage['headers']; body: string }> = [];
+    const receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(received.length === 1 ? 200 : 500).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const posting = await startMercadoPagoSimulator({ clock: () => now, accounts: [{ accessToken: TOKEN, webhookSecret: SECRET, webhookUrl: `http://127.0.0.1:${port}/v1/provider-notifications/abc?source_news=webhooks` }] });
+    try {
+      const answer = await fetch(`${posting.url}/v1/payments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'x-idempotency-key': 'pix-1' },
+        body: JSON.stringify({ transaction_amount: 7, payment_method_id: 'pix', payer: { email: 'payer@example.com' } }),
+      });
+      const created = (await answer.json()) as { id: number };
+      posting.payPix(created.id);
+      await posting.delivered();
+      expect(received.map((r) => new URL(r.url, 'http://x').searchParams.get('data.id'))).toEqual([String(created.id), String(created.id)]);
+      expect(new URL(received[0]!.url, 'http://x').searchParams.get('source_news')).toBe('webhooks');
+      expect(new URL(received[0]!.url, 'http://x').searchParams.get('type')).toBe('payment');
+      expect(JSON.parse(received[1]!.body)).toMatchObject({ action: 'payment.updated', data: { id: String(created.id) } });
+      expect(received[1]!.headers['x-signature']).toMatch(/^ts=\d+,v1=[0-9a-f]{64}$/);
+      expect(posting.deliveries.map((d) => [d.notification.body.action, d.status])).toEqual([
+        ['payment.created', 200],
+        ['payment.updated', 500],
+      ]);
+    } finally {
+      await posting.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -1,6 +1,7 @@
 export { startMercadoPagoSimulator } from './simulator';
 export type {
   MercadoPagoAccount,
+  MercadoPagoDelivery,
   MercadoPagoNotification,
   MercadoPagoPaymentState,
   MercadoPagoRefundState,

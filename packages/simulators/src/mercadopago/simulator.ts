@@ -26,6 +26,18 @@ export interface MercadoPagoAccount {
   webhookSecret?: string;
   /** The seller's user id, as notifications carry it. */
   userId?: number;
+  /**
+   * The Webhooks URL configured for the application: each notification is POSTed there (with `?data.id=...&type=payment`
+   * appended, as Mercado Pago does) a moment after the answer that caused it.
+   */
+  webhookUrl?: string;
+}
+
+/** A notification posted to an account's webhookUrl, with what the receiver answered (or why it could not). */
+export interface MercadoPagoDelivery {
+  notification: MercadoPagoNotification;
+  status?: number;
+  error?: string;
 }
 
 /** A Webhooks notification as Mercado Pago posts it: the body, the query of the notification URL, the headers. */
@@ -89,6 +101,14 @@ export interface MercadoPagoSimulator extends RunningSimulator {
   review(id: number | string, approve: boolean): void;
   /** A signed notification of the payment, as Mercado Pago would post it now. */
   notification(id: number | string, action?: string): MercadoPagoNotification;
+  /** While on, new refunds stay in_process (not counted as refunded) until settleRefunds. */
+  holdRefunds(on: boolean): void;
+  /** Approves the refunds of a payment still in process, and notifies it. */
+  settleRefunds(id: number | string): void;
+  /** The notifications posted to webhook URLs so far. */
+  readonly deliveries: ReadonlyArray<MercadoPagoDelivery>;
+  /** Resolves when every post started so far has been answered (or failed). */
+  delivered(): Promise<void>;
   /** How many payments were created (a repeated idempotency key creates none). */
   readonly paymentsCreated: number;
   /** The requests received: method, path and the idempotency key (never bodies: they carry card data). */
@@ -189,6 +209,9 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
   let nextRefundId = 2_000_000_000;
   let nextNotificationId = 10_000_000;
   let created = 0;
+  let refundsHeld = false;
+  const deliveries: MercadoPagoDelivery[] = [];
+  const inFlight = new Set<Promise<void>>();
 
   const accountOf = (token: string) => options.accounts.find((a) => sameSecret(a.accessToken, token));
 
@@ -307,9 +330,31 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
     };
   };
 
+  /** "Webhooks": posted after the answer (never inside it); a receiver that is down leaves a failed delivery, never a rejection. */
+  const post = (url: string, notification: MercadoPagoNotification) => {
+    const delivery: MercadoPagoDelivery = { notification };
+    deliveries.push(delivery);
+    const target = new URL(url);
+    for (const [name, value] of Object.entries(notification.query)) target.searchParams.set(name, value);
+    const sending = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => fetch(target, { method: 'POST', headers: notification.headers, body: notification.rawBody }))
+      .then(async (answer) => {
+        delivery.status = answer.status;
+        await answer.arrayBuffer();
+      })
+      .catch((error: unknown) => {
+        delivery.error = error instanceof Error ? error.message : 'delivery failed';
+      })
+      .finally(() => inFlight.delete(sending));
+    inFlight.add(sending);
+  };
+
   const notify = (payment: MercadoPagoPaymentState, action: string) => {
     const account = options.accounts.find((a) => a.accessToken === payment.accessToken);
-    if (options.notify && account?.webhookSecret) options.notify(notificationOf(payment, action));
+    if (!account?.webhookSecret) return;
+    const notification = notificationOf(payment, action);
+    options.notify?.(notification);
+    if (account.webhookUrl) post(account.webhookUrl, notification);
   };
 
   const paymentOf = (accessToken: string, id: string): MercadoPagoPaymentState => {
@@ -464,19 +509,26 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
     return { status: 200, body: view(payment) };
   };
 
+  /** A refund done: counted in transaction_amount_refunded; the whole amount refunded makes the payment refunded. */
+  const credit = (payment: MercadoPagoPaymentState, amount: number) => {
+    payment.refundedAmount += amount;
+    if (payment.refundedAmount >= payment.amount) Object.assign(payment, { status: 'refunded', statusDetail: 'refunded' });
+    else payment.statusDetail = 'partially_refunded';
+  };
+
   const refundPayment = (accessToken: string, id: string, body: unknown): Answer => {
     const payment = paymentOf(accessToken, id);
     if (payment.status !== 'approved') throw bad(3005, 'Not valid action, the resource is in a state that does not allow this operation.');
-    const remaining = payment.amount - payment.refundedAmount;
+    // What can still be refunded: the amount less what was refunded and what a refund in process will give back.
+    const waiting = payment.refunds.filter((r) => r.status === 'in_process').reduce((sum, r) => sum + r.amount, 0);
+    const remaining = payment.amount - payment.refundedAmount - waiting;
     const requested = isRecord(body) && body.amount !== undefined ? centavos(body.amount) : remaining;
-    if (requested === undefined || requested > remaining) throw bad(4037, 'Invalid transaction_amount');
+    if (requested === undefined || requested <= 0 || requested > remaining) throw bad(4037, 'Invalid transaction_amount');
     const now = clock();
-    const refund: MercadoPagoRefundState = { id: ++nextRefundId, amount: requested, status: 'approved', createdAt: now };
+    const refund: MercadoPagoRefundState = { id: ++nextRefundId, amount: requested, status: refundsHeld ? 'in_process' : 'approved', createdAt: now };
     payment.refunds.push(refund);
-    payment.refundedAmount += requested;
     payment.updatedAt = now;
-    if (payment.refundedAmount >= payment.amount) Object.assign(payment, { status: 'refunded', statusDetail: 'refunded' });
-    else payment.statusDetail = 'partially_refunded';
+    if (refund.status === 'approved') credit(payment, requested);
     notify(payment, 'payment.updated');
     return { status: 201, body: refundView(payment, refund) };
   };
@@ -552,9 +604,10 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
 
   return {
     url: running.url,
-    close: () => {
+    close: async () => {
       for (const res of held) res.destroy();
-      return running.close();
+      await Promise.all([...inFlight]);
+      await running.close();
     },
     payment(id) {
       const payment = byId(id);
@@ -577,6 +630,24 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
       notify(payment, 'payment.updated');
     },
     notification: (id, action = 'payment.updated') => notificationOf(mustFind(id), action),
+    holdRefunds(on) {
+      refundsHeld = on;
+    },
+    settleRefunds(id) {
+      const payment = mustFind(id);
+      const waiting = payment.refunds.filter((r) => r.status === 'in_process');
+      if (waiting.length === 0) throw new Error(`payment ${String(id)} has no refund in process`);
+      payment.updatedAt = clock();
+      for (const refund of waiting) {
+        refund.status = 'approved';
+        credit(payment, refund.amount);
+      }
+      notify(payment, 'payment.updated');
+    },
+    deliveries,
+    async delivered() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
     get paymentsCreated() {
       return created;
     },

@@ -171,6 +171,19 @@ describe('Mercado Pago connector against its simulator', () => {
     expect(await provider.query(query(id), call())).toEqual({ found: true, status: 'voided', providerStatus: 'refunded/refunded', capturedAmount: 6000, refundedAmount: 6000 });
   });
 
+  it('takes a refund Mercado Pago settles later as pending, and the query says refund_pending until it is done', async () => {
+    const id = idOf(await provider.authorize(request({ amount: 4000 }), call()));
+    simulator.holdRefunds(true);
+    try {
+      expect(await provider.refund(operation(id, 4000), call())).toMatchObject({ status: 'pending', message: 'Mercado Pago refund in_process' });
+    } finally {
+      simulator.holdRefunds(false);
+    }
+    expect(await provider.query(query(id), call())).toEqual({ found: true, status: 'refund_pending', providerStatus: 'approved/accredited', capturedAmount: 4000 });
+    simulator.settleRefunds(id);
+    expect(await provider.query(query(id), call())).toMatchObject({ status: 'voided', refundedAmount: 4000 });
+  });
+
   it('cancels an authorization that was not captured, and refuses to cancel what was', async () => {
     const held = idOf(await provider.authorize(request({ capture: false }), call()));
     expect(await provider.cancel(operation(held, 1050), call())).toEqual({ status: 'success', transactionId: held });
@@ -260,6 +273,9 @@ describe('Mercado Pago connector against its simulator', () => {
         probe.close(() => resolve(free));
       });
     });
+    const before = simulator.requests.length;
+    await expect(provider.query(query('1'), call({ signal: AbortSignal.abort() }))).rejects.toThrow(ProviderUnavailableError);
+    expect(simulator.requests.length).toBe(before);
     const nowhere = new MercadoPagoProvider({ env: { MERCADOPAGO_API_URL: `http://127.0.0.1:${port}` }, publicUrl: 'https://api.example.test' });
     const error = await nowhere.query(query('1'), call()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderUnavailableError);

@@ -207,6 +207,7 @@ export class MercadoPagoProvider implements PaymentProvider {
     operation: string,
     send: (sdk: Sdk) => Promise<T>,
   ): Promise<{ ok: true; value: T } | { ok: false; failure: MercadoPagoFailure }> {
+    if (call.signal.aborted) throw new ProviderUnavailableError(`Mercado Pago was not asked ${operation}: the request's time was up`);
     const config = new MercadoPagoConfig({ accessToken: credentials.accessToken });
     const sdk: Sdk = { payment: new Payment(config), refund: new PaymentRefund(config), cardToken: new CardToken(config) };
     const baseUrl = mercadoPagoBaseUrl(this.environment.env, credentials.environment);

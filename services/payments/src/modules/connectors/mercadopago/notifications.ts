@@ -12,7 +12,8 @@ import { NotificationRefusedError, type InboundNotification, type NotificationRe
  * WebhookSignatureValidator computes exactly that manifest and compares in constant time.
  *
  * The signature covers the payment's id, not the body, and the body carries no status: the platform queries the
- * payment back (`GET /v1/payments/{id}`), so nothing else in the post is trusted. The answer Mercado Pago waits for
+ * payment back (`GET /v1/payments/{id}`), so nothing else in the post is trusted. Its `ts` is not held against a
+ * clock (the manual makes that tolerance optional): a replayed notification only makes the platform ask again. The answer Mercado Pago waits for
  * (22 seconds, else it retries every 15 minutes) is a bare 200.
  */
 
