@@ -76,6 +76,21 @@ describe('Charges at Pagar.me', () => {
     expect(charge.transactionRequests[0]!.message).toContain('05');
   });
 
+  it('a card Pagar.me is still processing leaves the charge pending until the hook says the acquirer confirmed it', async () => {
+    const clientId = randomUUID();
+    const merchant = await pagarmeMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, '4000000000000036', { amount: 1800 }));
+    expect(charge.status).toBe('pending');
+    const chargeId = charge.transactionRequests[0]!.transactionId;
+    expect(sim.charge(chargeId)).toMatchObject({ status: 'processing', last_transaction: { status: 'with_error' } });
+
+    await sim.settle(chargeId);
+    const hook = hooks.find((h) => h.type === 'charge.paid' && (h.data as { id: string }).id === chargeId)!;
+    const reply = await running.client.receiveProviderNotification({ providerId: providerIdOf(merchant, 'pagarme'), headers: {}, query: {}, rawBody: Buffer.from(JSON.stringify(hook)) });
+    expect(reply.status).toBe(200);
+    expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'authorized', capturedAmount: 1800 });
+  });
+
   it('a Pix at Pagar.me is pending with its QR code until the hook, read back by query, says it was paid', async () => {
     const clientId = randomUUID();
     const merchant = await pagarmeMerchant(clientId, WEBHOOK);
