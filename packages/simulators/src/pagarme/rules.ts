@@ -12,7 +12,8 @@ export type PagarmeCardScenario = 'success' | 'failure' | 'processing_success' |
  *   transaction "captured");
  * - 4000000000000028: the failure card, every transaction comes back "not authorized";
  * - 4000000000000036: Processing -> Success, the transaction gets the error status first and the acquirer
- *   confirms it later;
+ *   confirms it later (sent with capture, the order is "Pendente", its charge "Processando" and the transaction
+ *   "Com erro" until then);
  * - 4000000000000044: Processing -> Failure, the transaction gets the error status first and is later not found
  *   at the acquirer, so it fails.
  * Any other number is refused as the failure card is.
