@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStripeSimulator, type RunningStripeSimulator } from '@platform/simulators';
 import { cardCharge, paymentMethod, pixCharge, providerIdOf, startCharges, type RunningCharges } from '../../support/charges';
+import { providerInput } from '../../support/fixtures';
 
 /**
  * Charges routed to Stripe, through the payments service in-process: its registry makes the Stripe adapter over
@@ -66,6 +67,27 @@ describe('Charges at Stripe', () => {
     expect(charge.status).toBe('failed');
     expect(charge.transactionRequests[0]).toMatchObject({ requestStatus: 'declined', declinedCode: 'insufficient_funds', providerType: 'STRIPE' });
     expect(charge.transactionRequests[0]!.message).toContain('insufficient_funds');
+  });
+
+  it('a processing error at Stripe is technical: the charge moves on to the next provider', async () => {
+    const clientId = randomUUID();
+    const merchant = await running.client.createMerchant({
+      clientId,
+      mcc: '5999',
+      name: 'Loja Stripe',
+      merchantName: 'Loja Stripe',
+      merchantUrl: 'https://loja.example.test',
+      providers: [
+        { name: 'stripe', priority: 1, credentials: { type: 'STRIPE', secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, environment: 'sandbox' }, options: {} },
+        providerInput({ name: 'sandbox', priority: 2 }),
+      ],
+    });
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, '4000000000000119'));
+    expect(charge.transactionRequests.map((r) => [r.providerType, r.requestStatus, r.declinedCode])).toEqual([
+      ['STRIPE', 'failed', 'try_again'],
+      ['SANDBOX', 'declined', 'generic'],
+    ]);
+    expect(charge.transactionRequests[0]!.transactionId).toMatch(/^pi_/);
   });
 
   it('a Pix at Stripe is pending with its QR code until the signed event, read back by query, confirms it; a forged one is refused', async () => {

@@ -80,10 +80,8 @@ export class StripeProvider implements PaymentProvider {
       return fromIntent(intent);
     } catch (error) {
       const failure = failureOf(error);
-      if (failure.kind === 'card') {
-        if (failure.entry.technical) throw new ProviderUnavailableError(failure.message);
-        return fromCardFailure(failure);
-      }
+      // A technical decline (processing_error, try_again_later, ...) is a decline too: the routing moves on.
+      if (failure.kind === 'card') return fromCardFailure(failure);
       return { status: 'declined', declinedCode: declinedCodeOf(failure), message: failure.message };
     }
   }
