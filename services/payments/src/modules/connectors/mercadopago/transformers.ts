@@ -63,9 +63,12 @@ export function identificationOf(document: { type: string; number: string } | un
 }
 
 /**
- * "Card tokens" > `POST /v1/card_tokens`: the card data a server-side integration tokenizes with its access token
- * (the browser's MercadoPago.js does the same with the public key). Expiration month and year as the SDK types them
- * (strings); `cardholder.name` is what Mercado Pago's sandbox reads to force an outcome. The token is single use.
+ * "Card tokens" > `POST /v1/card_tokens`: a payment takes a card token, never the card itself. The browser's
+ * MercadoPago.js makes one with the public key; a server that holds the card (as the platform's vault does)
+ * posts the same body with its access token as `Authorization: Bearer`, which is how Mercado Pago's own Node SDK
+ * tests tokenize their sandbox cards (card_number, expiration_month/year, security_code, cardholder name and
+ * identification). Expiration month and year as the SDK types them (strings); `cardholder.name` is what the
+ * sandbox reads to force an outcome (APRO, OTHE, CONT, ...). A token is used once, by the payment that follows.
  */
 export interface MercadoPagoCardTokenRequest {
   card_number: string;
