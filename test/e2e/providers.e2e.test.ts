@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_ACCOUNTS, demoProviders, startProviderSimulators, type ProviderSimulators } from '@platform/devstack';
-import { REDE_APPROVED_CARD, REDE_FORCED_RETURN_PREFIX, type CieloSimulator, type RunningPixSimulator, type RunningRedeSimulator } from '@platform/simulators';
+import { REDE_APPROVED_CARD, REDE_FORCED_RETURN_PREFIX, testTls, type CieloSimulator, type RunningPixSimulator, type RunningRedeSimulator } from '@platform/simulators';
 import { cardNumberEnding, eventually } from '@platform/testkit';
 import { apiClient, createClient, startTestPlatform, type ApiResponse, type Credentials, type TestPlatform } from './platform';
 
@@ -44,7 +44,12 @@ const expiration = `12/${STARTED_AT.getUTCFullYear() + 5}`;
 /** The headers registered with Cielo for its Notification Post (the entry lists them; a post without them is refused). */
 const CIELO_NOTIFICATION_HEADERS = { 'x-store-secret': 'registered-with-cielo-support' };
 
-const card = (cardNumber: string) => ({ cardHolderName: 'Ana Souza', cardNumber, cardCvv: '123', cardExpirationDate: expiration });
+/** Every card number the suite typed, looked for afterwards in every answer and log line. */
+const cardNumbers: string[] = [];
+const card = (cardNumber: string) => {
+  cardNumbers.push(cardNumber);
+  return { cardHolderName: 'Ana Souza', cardNumber, cardCvv: '123', cardExpirationDate: expiration };
+};
 /** A Simulado card: Cielo's sandbox answers by the card number's last digit. */
 const simulado = (lastDigit: number) => card(cardNumberEnding(lastDigit));
 const chain = (charge: Charge) => charge.transactionRequests.map((r) => [r.providerType, r.requestType, r.requestStatus]);
@@ -65,6 +70,8 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
   let pixMerchant: { merchantId: string; efi: string };
   let redeThenSandbox: { merchantId: string; rede: string; sandbox: string };
   let customerId: string;
+  /** Every answer of the gateway, as text. */
+  const answers: string[] = [];
 
   const merchant = async (who: Credentials, name: string, providers: Array<{ name: string; priority: number; credentials: Json }>) => {
     const created = await api<MerchantAnswer>('POST', '/v1/merchants', { auth: who, body: { mcc: '5999', name, providers } });
@@ -136,8 +143,14 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
     cielo = simulators.cielo;
     rede = simulators.rede;
     efi = simulators.pix.EFI;
-    platform = await startTestPlatform('e2eproviders', { ...simulators.env, PROVIDER_TIMEOUT_MS: '1500' });
-    api = apiClient(platform.gatewayUrl);
+    // info level: the access logs and the connectors' own lines are searched for secrets too.
+    platform = await startTestPlatform('e2eproviders', { ...simulators.env, PROVIDER_TIMEOUT_MS: '1500' }, 'info');
+    const gateway = apiClient(platform.gatewayUrl);
+    api = async <T = Json>(method: string, route: string, options?: Parameters<typeof gateway>[2]): Promise<ApiResponse<T>> => {
+      const answer = await gateway<T>(method, route, options);
+      answers.push(JSON.stringify(answer.body));
+      return answer;
+    };
     client = await createClient(platform.adminUrl, platform.adminToken, 'Providers Store');
     other = await createClient(platform.adminUrl, platform.adminToken, 'Other Store');
 
@@ -430,6 +443,10 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
       const verified = await notify(routed.cielo, body, CIELO_NOTIFICATION_HEADERS);
       expect(verified.status).toBe(200);
       expect((await read(charge.id)).status).toBe('voided');
+      // Routes match whatever the case of the path; the same post again changes nothing.
+      const again = await api<Json>('POST', `/V1/PROVIDER-NOTIFICATIONS/${routed.cielo}`, { raw: body, headers: CIELO_NOTIFICATION_HEADERS });
+      expect(again.status).toBe(200);
+      expect((await read(charge.id)).status).toBe('voided');
     });
 
     it('refuses a Pix webhook body that is not the API Pix shape with 401', async () => {
@@ -468,5 +485,25 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
       expect((await notify(routed.cielo, body, CIELO_NOTIFICATION_HEADERS)).status).toBe(200);
       expect((await read(charge.id)).status).toBe('voided');
     });
+  });
+
+  it('never shows a card number, a provider key, a client secret or a private key in an answer or a log line', () => {
+    const privateKey = /-----BEGIN [A-Z ]*PRIVATE KEY-----\s+([A-Za-z0-9+/=]{40,})/.exec(testTls().clientBundle)?.[1];
+    expect(privateKey).toEqual(expect.any(String));
+    const secrets = [
+      DEMO_ACCOUNTS.cielo.merchantKey,
+      DEMO_ACCOUNTS.rede.token,
+      DEMO_ACCOUNTS.pix.clientSecret,
+      CIELO_NOTIFICATION_HEADERS['x-store-secret'],
+      privateKey!.slice(0, 40),
+      ...cardNumbers,
+    ];
+    expect(cardNumbers.length).toBeGreaterThanOrEqual(12);
+    const logs = platform.output();
+    expect(logs).toContain('/v1/provider-notifications/');
+    expect(answers.length).toBeGreaterThan(50);
+    const text = answers.join('\n');
+    expect(secrets.filter((secret) => logs.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
+    expect(secrets.filter((secret) => text.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
   });
 });

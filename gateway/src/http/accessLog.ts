@@ -3,7 +3,7 @@ import type { Logger } from '@platform/kit';
 import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import './context';
-import { redactSecrets } from './redact';
+import { REDACTED, redactSecrets } from './redact';
 
 /** Longest path or header value a log line carries; the caller decides how long they are, not how long our lines are. */
 export const LOGGED_VALUE_MAX = 256;
@@ -22,9 +22,23 @@ export function pathOf(url: string | undefined): string {
   return truncated(query === -1 ? value : value.slice(0, query));
 }
 
-function headersOf(headers: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Where providers post notifications, a header may be the secret that authenticates the post (Cielo's static
+ * headers, registered under names the merchant chose): there only these headers' values are logged, the others'
+ * names alone.
+ */
+const NOTIFICATION_PATH = '/v1/provider-notifications/';
+const NOTIFICATION_HEADERS_LOGGED = new Set(['content-type', 'content-length', 'user-agent', 'host', 'accept']);
+
+function headersOf(headers: Record<string, unknown>, path: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Routes match whatever the case of the path: so does this.
+  const notification = path.toLowerCase().startsWith(NOTIFICATION_PATH);
   for (const [name, value] of Object.entries(headers)) {
+    if (notification && !NOTIFICATION_HEADERS_LOGGED.has(name.toLowerCase())) {
+      out[name] = REDACTED;
+      continue;
+    }
     if (typeof value === 'string') out[name] = truncated(value);
     else if (Array.isArray(value)) out[name] = value.map((v) => (typeof v === 'string' ? truncated(v) : v));
     else out[name] = value;
@@ -64,12 +78,10 @@ export function accessLog(log: Logger): RequestHandler {
     },
     customAttributeKeys: { responseTime: 'durationMs', reqId: 'requestId' },
     serializers: {
-      req: (req: { raw: IncomingMessage; headers: Record<string, unknown> }) => ({
-        method: req.raw.method,
-        path: pathOf((req.raw as Request).originalUrl ?? req.raw.url),
-        clientIp: clientIpOf(req.raw as Request),
-        headers: headersOf(req.headers),
-      }),
+      req: (req: { raw: IncomingMessage; headers: Record<string, unknown> }) => {
+        const path = pathOf((req.raw as Request).originalUrl ?? req.raw.url);
+        return { method: req.raw.method, path, clientIp: clientIpOf(req.raw as Request), headers: headersOf(req.headers, path) };
+      },
       res: (res: { raw: ServerResponse }) => ({ status: res.raw.statusCode }),
     },
   });
@@ -87,7 +99,7 @@ function failuresOnly(log: Logger): RequestHandler {
       const path = pathOf(req.originalUrl);
       const clientId = req.client?.clientId;
       log.error(
-        { requestId: req.requestId, req: { method: req.method, path, clientIp: clientIpOf(req), headers: headersOf(req.headers) }, res: { status: res.statusCode }, ...(clientId ? { clientId } : {}) },
+        { requestId: req.requestId, req: { method: req.method, path, clientIp: clientIpOf(req), headers: headersOf(req.headers, path) }, res: { status: res.statusCode }, ...(clientId ? { clientId } : {}) },
         `${req.method} ${path} ${res.statusCode}`,
       );
     });
