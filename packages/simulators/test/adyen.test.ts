@@ -1,13 +1,33 @@
-import { createHmac } from 'node:crypto';
+import { constants, createCipheriv, createHmac, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../src/http';
-import { startAdyenSimulator, type AdyenNotification, type RunningAdyenSimulator } from '../src/adyen';
+import { adyenClientEncryptionKeys, decryptField, startAdyenSimulator, type AdyenNotification, type RunningAdyenSimulator } from '../src/adyen';
 import { testTls } from '../src/pix/tls';
 
 const tls = testTls();
 const ACCOUNT = { apiKey: 'AQE_simulator_test_key_0001', merchantAccount: 'StoreECOM', hmacKey: '0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF' };
+const KEYS = adyenClientEncryptionKeys();
+const ENCRYPTED = { apiKey: 'AQE_simulator_test_key_0003', merchantAccount: 'EncryptedECOM', hmacKey: '33'.repeat(32), rawCardData: false, clientEncryptionPrivateKey: KEYS.privateKey };
+
+/** A field as Adyen's client-side encryption writes it (compact JWE, RSA-OAEP-256 and A256CBC-HS512), built here from RFC 7516/7518. */
+function jwe(publicKey: string, plain: Record<string, string>): string {
+  const [e, n] = publicKey.split('|') as [string, string];
+  const b64 = (hex: string) => Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex').toString('base64url');
+  const key = createPublicKey({ key: { kty: 'RSA', e: b64(e), n: b64(n) }, format: 'jwk' });
+  const header = Buffer.from(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256CBC-HS512', version: '1' })).toString('base64url');
+  const cek = randomBytes(64);
+  const iv = randomBytes(16);
+  const cipher = createCipheriv('aes-256-cbc', cek.subarray(32), iv);
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(plain)), cipher.final()]);
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64BE(BigInt(header.length * 8));
+  const tag = createHmac('sha512', cek.subarray(0, 32)).update(Buffer.concat([Buffer.from(header), iv, ciphertext, length])).digest().subarray(0, 32);
+  const wrapped = publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, cek);
+  return [header, wrapped.toString('base64url'), iv.toString('base64url'), ciphertext.toString('base64url'), tag.toString('base64url')].join('.');
+}
+
 const OTHER = { apiKey: 'AQE_simulator_test_key_0002', merchantAccount: 'OtherECOM', hmacKey: 'FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210FEDCBA9876543210' };
 
 interface Answer {
@@ -32,7 +52,7 @@ describe('Adyen Checkout simulator', () => {
     await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
     const port = (merchant.address() as AddressInfo).port;
     simulator = await startAdyenSimulator({
-      accounts: [ACCOUNT, OTHER],
+      accounts: [ACCOUNT, OTHER, ENCRYPTED],
       clock: () => new Date('2026-03-10T12:00:00Z'),
       webhookUrl: `http://127.0.0.1:${port}/v1/provider-notifications/entry`,
     });
@@ -161,6 +181,27 @@ describe('Adyen Checkout simulator', () => {
     // Another account's same key is its own.
     const other = await send('/payments', { ...body, merchantAccount: OTHER.merchantAccount }, OTHER.apiKey, 'same-key-1');
     expect(other.body.pspReference).not.toBe(first.body.pspReference);
+  });
+
+  it('takes encrypted card fields with the account’s client encryption key, and refuses raw data where the account may not send it', async () => {
+    const at = '2026-03-10T11:00:00.000Z';
+    const method = {
+      type: 'scheme',
+      encryptedCardNumber: jwe(KEYS.publicKey, { number: '4111111111111111', generationtime: at }),
+      encryptedExpiryMonth: jwe(KEYS.publicKey, { expiryMonth: '03', generationtime: at }),
+      encryptedExpiryYear: jwe(KEYS.publicKey, { expiryYear: '2030', generationtime: at }),
+      encryptedSecurityCode: jwe(KEYS.publicKey, { cvc: '737', generationtime: at }),
+      holderName: 'Maria Souza',
+    };
+    const body = { ...payment({ merchantAccount: ENCRYPTED.merchantAccount }), paymentMethod: method };
+    expect(await send('/payments', body, ENCRYPTED.apiKey)).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
+    expect(decryptField(KEYS.privateKey, 'number', method.encryptedCardNumber)).toEqual({ value: '4111111111111111', generatedAt: new Date(at) });
+    expect(decryptField(KEYS.privateKey, 'cvc', method.encryptedCardNumber)).toBeUndefined();
+    const tampered = method.encryptedSecurityCode.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect(await send('/payments', { ...body, paymentMethod: { ...method, encryptedSecurityCode: tampered } }, ENCRYPTED.apiKey)).toMatchObject({ status: 422, body: { errorCode: '174' } });
+    const stale = jwe(KEYS.publicKey, { number: '4111111111111111', generationtime: '2026-03-08T11:00:00.000Z' });
+    expect(await send('/payments', { ...body, paymentMethod: { ...method, encryptedCardNumber: stale } }, ENCRYPTED.apiKey)).toMatchObject({ status: 422, body: { errorCode: '174' } });
+    expect(await send('/payments', payment({ merchantAccount: ENCRYPTED.merchantAccount }), ENCRYPTED.apiKey)).toMatchObject({ status: 403, body: { errorCode: '010' } });
   });
 
   it('answers Adyen’s ServiceError shapes: a bad key, another account, malformed requests, an unknown payment', async () => {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen, readBody, sendJson, type RunningSimulator } from '../http';
 import { testTls } from '../pix/tls';
+import { decryptField } from './encryption';
 import {
   ADYEN_CAPTURE_FAILED_HOLDER,
   ADYEN_REFUND_FAILED_HOLDER,
@@ -17,7 +18,8 @@ import {
 /**
  * Adyen's Checkout API v72 on loopback, over HTTPS (the Adyen library speaks nothing else) with the test
  * certificates of packages/simulators/tls:
- * - `POST /v72/payments` with `X-API-Key`: card payments with raw card data (`paymentMethod.type` scheme), captured
+ * - `POST /v72/payments` with `X-API-Key`: card payments (`paymentMethod.type` scheme) with raw card data, or with
+ *   the fields encrypted to the account's client encryption key (encryption.ts), captured
  *   at once (`captureDelayHours` 0, or the account's immediate default) or held (`additionalData.manualCapture`
  *   "true"); the test platform's rules: the documented test cards with expiry 03/2030 and CVC 737 (7373 Amex), a
  *   wrong CVC or expiry refused (2, Refused), a number that is not a test card refused (8, Invalid Card Number),
@@ -34,6 +36,10 @@ export interface AdyenSimulatorAccount {
   merchantAccount: string;
   /** Hex HMAC key of the account's Standard webhook. */
   hmacKey: string;
+  /** Whether the account may send raw card data (the API PCI role); true by default. */
+  rawCardData?: boolean;
+  /** The private half of the account's client encryption key (PKCS#8 PEM): encrypted card fields are decrypted with it. */
+  clientEncryptionPrivateKey?: string;
 }
 
 export interface AdyenSimulatorOptions {
@@ -248,13 +254,39 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     return notification;
   };
 
+  /**
+   * The card's fields: raw (only for an account with the API PCI role: else 403 `010` "Not allowed"), or encrypted
+   * with the account's client encryption key (a field that does not decrypt, or was generated more than a day
+   * before the simulator's clock, is refused with 422 `174` "Unable to decrypt data").
+   */
+  const cardOf = (account: AdyenSimulatorAccount, method: Json): Json => {
+    const encrypted = ['encryptedCardNumber', 'encryptedExpiryMonth', 'encryptedExpiryYear', 'encryptedSecurityCode'].some((field) => field in method);
+    if (!encrypted) {
+      if ('number' in method && account.rawCardData === false) throw new AdyenError(403, '010', 'Not allowed', 'security', nextPsp());
+      return method;
+    }
+    const key = account.clientEncryptionPrivateKey;
+    const open = (field: string, name: string): string | undefined => {
+      if (!(field in method)) return undefined;
+      const opened = key ? decryptField(key, name, method[field]) : undefined;
+      if (!opened || Math.abs(clock().getTime() - opened.generatedAt.getTime()) > 24 * 3_600_000) throw new AdyenError(422, '174', 'Unable to decrypt data', 'validation');
+      return opened.value;
+    };
+    const { encryptedCardNumber: _number, encryptedExpiryMonth: _month, encryptedExpiryYear: _year, encryptedSecurityCode: _cvc, ...rest } = method;
+    const number = open('encryptedCardNumber', 'number');
+    const expiryMonth = open('encryptedExpiryMonth', 'expiryMonth');
+    const expiryYear = open('encryptedExpiryYear', 'expiryYear');
+    const cvc = open('encryptedSecurityCode', 'cvc');
+    return { ...rest, ...(number ? { number } : {}), ...(expiryMonth ? { expiryMonth } : {}), ...(expiryYear ? { expiryYear } : {}), ...(cvc ? { cvc } : {}) };
+  };
+
   /** "Make a payment". */
   const pay = (account: AdyenSimulatorAccount, body: Json): { status: number; body: unknown } => {
     checkMerchant(account, body);
     const amount = amountOf(body);
     if (typeof body.reference !== 'string' || body.reference === '') throw new AdyenError(422, '130', 'Required field reference is missing', 'validation');
     if (typeof body.returnUrl !== 'string' || body.returnUrl === '') throw new AdyenError(422, '14_030', 'Return URL is missing.', 'validation');
-    const method = objectOf(body.paymentMethod);
+    const method = cardOf(account, objectOf(body.paymentMethod));
     if (method.type !== 'scheme') throw new AdyenError(422, '905_1', 'Could not find an acquirer account for the provided txvariant', 'configuration');
     const number = typeof method.number === 'string' ? method.number : '';
     if (!/^\d{12,19}$/.test(number) || !luhn(number)) throw new AdyenError(422, '101', 'Invalid card number', 'validation');

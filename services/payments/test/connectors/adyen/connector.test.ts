@@ -1,4 +1,5 @@
 import {
+  adyenClientEncryptionKeys,
   ADYEN_TEST_EXPIRY,
   ADYEN_TEST_HOLDER_NAMES,
   adyenSignature,
@@ -28,6 +29,14 @@ import { check, requestSchema, responseSchema } from './openapi';
 const tls = testTls();
 const ACCOUNT = { apiKey: 'AQEyhmfxK4_platform_test_api_key_0001', merchantAccount: 'PlatformECOM', hmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 const OTHER = { apiKey: 'AQEyhmfxK4_another_company_api_key_0002', merchantAccount: 'AnotherECOM', hmacKey: '11'.repeat(32) };
+const KEYS = adyenClientEncryptionKeys();
+const ENCRYPTED = {
+  apiKey: 'AQEyhmfxK4_encrypted_fields_key_0003',
+  merchantAccount: 'EncryptedECOM',
+  hmacKey: '22'.repeat(32),
+  rawCardData: false,
+  clientEncryptionPrivateKey: KEYS.privateKey,
+};
 const VISA = '4111111111111111';
 const AMEX = '370000000000002';
 const PUBLIC_URL = 'https://platform.example.test';
@@ -40,7 +49,7 @@ let attempt = 0;
 beforeAll(async () => {
   process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
   forgetTrustedAuthorities();
-  simulator = await startAdyenSimulator({ accounts: [ACCOUNT, OTHER], clock: () => new Date('2026-03-10T12:00:00Z') });
+  simulator = await startAdyenSimulator({ accounts: [ACCOUNT, OTHER, ENCRYPTED], clock: () => new Date('2026-03-10T12:00:00Z') });
   provider = new AdyenProvider({ env: { ADYEN_CHECKOUT_URL: simulator.checkoutUrl }, publicUrl: PUBLIC_URL });
 });
 
@@ -279,6 +288,40 @@ describe('Adyen connector against its simulator', () => {
     const nowhere = new AdyenProvider({ env: { ADYEN_CHECKOUT_URL: url }, publicUrl: PUBLIC_URL });
     await expect(nowhere.authorize(request(), call())).rejects.toBeInstanceOf(ProviderUnavailableError);
     await expect(nowhere.refund(operation('8800000000000000', 100), call())).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+
+  it('sends the card’s fields encrypted to the merchant’s client encryption key when the entry says so', async () => {
+    const encrypted = new AdyenProvider({ env: { ADYEN_CHECKOUT_URL: simulator.checkoutUrl }, publicUrl: PUBLIC_URL }, { now: () => new Date('2026-03-10T11:59:00Z') });
+    const entry = { type: 'ADYEN', ...ENCRYPTED, environment: 'sandbox' };
+    const options = { cardData: 'encrypted', clientEncryptionPublicKey: KEYS.publicKey };
+    // This account may not send raw card data.
+    expect(await encrypted.authorize(request(), call({ credentials: entry }))).toMatchObject({ status: 'declined', declinedCode: 'invalid_merchant' });
+    expect(lastExchange('/payments')).toMatchObject({ status: 403, responseBody: { errorCode: '010' } });
+
+    const result = await encrypted.authorize(request({ amount: 3100 }), call({ credentials: entry, options }));
+    expect(result).toMatchObject({ status: 'authorized', captured: true });
+    const exchange = lastExchange('/payments');
+    const method = (exchange.requestBody as { paymentMethod: Record<string, unknown> }).paymentMethod;
+    expect(Object.keys(method).sort()).toEqual(['encryptedCardNumber', 'encryptedExpiryMonth', 'encryptedExpiryYear', 'encryptedSecurityCode', 'holderName', 'type']);
+    expect(method.encryptedCardNumber).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(JSON.stringify(exchange.requestBody)).not.toContain(VISA);
+    expect(check(requestSchema('/payments'), exchange.requestBody)).toEqual({ valid: true, errors: [] });
+    expect(simulator.payment(pspOf(result))).toMatchObject({ amount: 3100, brand: 'visa' });
+
+    // Another key's encryption does not decrypt; fields made two days before Adyen's clock are refused.
+    const stranger = { ...options, clientEncryptionPublicKey: adyenClientEncryptionKeys().publicKey };
+    expect(await encrypted.authorize(request(), call({ credentials: entry, options: stranger }))).toMatchObject({ status: 'declined', declinedCode: 'invalid_data' });
+    expect(lastExchange('/payments')).toMatchObject({ status: 422, responseBody: { errorCode: '174' } });
+    const stale = new AdyenProvider({ env: { ADYEN_CHECKOUT_URL: simulator.checkoutUrl }, publicUrl: PUBLIC_URL }, { now: () => new Date('2026-03-08T12:00:00Z') });
+    expect(await stale.authorize(request(), call({ credentials: entry, options }))).toMatchObject({ status: 'declined', declinedCode: 'invalid_data' });
+
+    // Without a usable key nothing is sent.
+    const before = simulator.exchanges.length;
+    expect(await encrypted.authorize(request(), call({ credentials: entry, options: { cardData: 'encrypted', clientEncryptionPublicKey: 'not a key' } }))).toMatchObject({
+      status: 'declined',
+      declinedCode: 'invalid_merchant',
+    });
+    expect(simulator.exchanges.length).toBe(before);
   });
 
   it('trusts only the authorities the platform trusts: without the test CA the simulator’s certificate is refused', async () => {

@@ -11,6 +11,7 @@ import type {
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { trustedAuthorities } from '../kit/http';
 import { adyenCredentials, type AdyenCredentials } from './credentials';
+import { clientEncryptionKey } from './encryption';
 import { failureOf } from './errors';
 import { adyenNotifications } from './notifications';
 import {
@@ -61,7 +62,9 @@ function pointAt<T extends object>(service: T, baseUrl: string): T {
 
 /**
  * The adapter of Adyen's Checkout API v72 through its official Node library (@adyen/api-library 32): card
- * payments with raw card data, captured at once or held (manual capture) and captured whole or in part, the
+ * payments with raw card data, or with the card's fields encrypted to the merchant's client encryption key when
+ * the entry's options say `cardData: "encrypted"` (and give `clientEncryptionPublicKey`), for merchant accounts
+ * without the API PCI role; captured at once or held (manual capture) and captured whole or in part, the
  * authorisation cancelled, refunds whole or in part. Every request carries the attempt's key as Adyen's
  * Idempotency-Key. Captures, cancellations and refunds are asynchronous at Adyen (answered `received`): each is
  * pending until the HMAC-signed CAPTURE, CANCELLATION or REFUND notification settles it.
@@ -70,20 +73,37 @@ function pointAt<T extends object>(service: T, baseUrl: string): T {
  * webhooks only). A notification the platform did not accept (an outage, a 5xx) stays in Adyen's retry queue and
  * is sent again, which is what heals a lost one; the status sync cannot ask Adyen and leaves these charges alone.
  */
+export interface AdyenProviderOptions {
+  /** The time encrypted card fields are generated at (their `generationtime`); the system clock by default. */
+  now?: () => Date;
+}
+
 export class AdyenProvider implements PaymentProvider {
   readonly type = ADYEN_TYPE;
   readonly paymentTypes = ['credit', 'debit'] as const;
   readonly notifications = adyenNotifications;
   private readonly services = new Map<string, Services>();
+  private readonly now: () => Date;
 
-  constructor(private readonly environment: ConnectorEnvironment) {}
+  constructor(
+    private readonly environment: ConnectorEnvironment,
+    options: AdyenProviderOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
 
   /** "Make a payment": POST /payments. */
   async authorize(request: AuthorizeRequest, call: ProviderCall): Promise<AuthorizeResult> {
     if (!request.card) return { status: 'declined', declinedCode: 'invalid_data', message: 'Adyen needs card data for a card payment' };
     const credentials = this.credentialsOf(call);
     if (!credentials) return { status: 'declined', declinedCode: 'invalid_merchant', message: 'the ADYEN provider entry has incomplete credentials' };
-    const body = toPaymentRequest(request, { merchantAccount: credentials.merchantAccount, returnUrl: this.returnUrlOf(call) });
+    let encryption;
+    if (call.options.cardData === 'encrypted') {
+      const key = clientEncryptionKey(call.options.clientEncryptionPublicKey);
+      if (!key) return { status: 'declined', declinedCode: 'invalid_merchant', message: 'the ADYEN provider entry takes encrypted card data but has no usable clientEncryptionPublicKey' };
+      encryption = { key, now: this.now() };
+    }
+    const body = toPaymentRequest(request, { merchantAccount: credentials.merchantAccount, returnUrl: this.returnUrlOf(call), ...(encryption ? { encryption } : {}) });
     try {
       const response = await this.servicesFor(credentials).payments.payments(body, this.options(call));
       return fromPaymentResponse(response, request);

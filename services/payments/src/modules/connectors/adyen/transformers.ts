@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import { Types } from '@adyen/api-library';
 import type { AuthorizeRequest, AuthorizeResult, OperationRequest, OperationResult } from '../domain/types';
 import { declineOf, statusOf } from '../kit/tables';
 import { ADYEN_DECLINES } from './declineTable';
+import { encryptField } from './encryption';
 import { ADYEN_RESULT_CODES } from './statusTable';
 
 /**
@@ -30,11 +31,33 @@ export interface PaymentContext {
   merchantAccount: string;
   /** Where a shopper would come back after a redirect (required by /payments; no redirect flow is started here). */
   returnUrl: string;
+  /** The entry takes encrypted card fields: the merchant's client encryption key and the time they are made at. */
+  encryption?: { key: KeyObject; now: Date };
+}
+
+type CardFields = Pick<Types.checkout.CardDetails, 'number' | 'expiryMonth' | 'expiryYear' | 'cvc' | 'encryptedCardNumber' | 'encryptedExpiryMonth' | 'encryptedExpiryYear' | 'encryptedSecurityCode'>;
+
+/**
+ * The card's fields: raw ("Raw card data": number, expiryMonth, expiryYear, cvc; the merchant account needs the API
+ * PCI role), or encrypted with the merchant's client encryption key (encryptedCardNumber, encryptedExpiryMonth,
+ * encryptedExpiryYear, encryptedSecurityCode; see encryption.ts) when the entry says so.
+ */
+function cardFields(card: NonNullable<AuthorizeRequest['card']>, encryption: PaymentContext['encryption']): CardFields {
+  const expiryMonth = String(card.expirationMonth).padStart(2, '0');
+  const expiryYear = String(card.expirationYear);
+  if (!encryption) return { number: card.number, expiryMonth, expiryYear, ...(card.cvv ? { cvc: card.cvv } : {}) };
+  const { key, now } = encryption;
+  return {
+    encryptedCardNumber: encryptField(key, 'number', card.number, now),
+    encryptedExpiryMonth: encryptField(key, 'expiryMonth', expiryMonth, now),
+    encryptedExpiryYear: encryptField(key, 'expiryYear', expiryYear, now),
+    ...(card.cvv ? { encryptedSecurityCode: encryptField(key, 'cvc', card.cvv, now) } : {}),
+  };
 }
 
 /**
- * "Make a payment" (POST /payments) with raw card data ("Raw card data": `paymentMethod.type` scheme, number,
- * expiryMonth, expiryYear, cvc, holderName; the merchant account needs the API PCI role). Capture ("Capture"):
+ * "Make a payment" (POST /payments) with a card (`paymentMethod.type` scheme, its fields raw or encrypted as the
+ * entry says, and holderName). Capture ("Capture"):
  * a pre-authorization asks `additionalData.manualCapture` "true"; a charge captured at once asks
  * `captureDelayHours` 0 (immediate automatic capture), whatever the account's default delay.
  */
@@ -50,11 +73,8 @@ export function toPaymentRequest(request: AuthorizeRequest, context: PaymentCont
     shopperInteraction: Types.checkout.PaymentRequest.ShopperInteractionEnum.Ecommerce,
     paymentMethod: {
       type: Types.checkout.CardDetails.TypeEnum.Scheme,
-      number: card.number,
-      expiryMonth: String(card.expirationMonth).padStart(2, '0'),
-      expiryYear: String(card.expirationYear),
+      ...cardFields(card, context.encryption),
       holderName: card.holderName,
-      ...(card.cvv ? { cvc: card.cvv } : {}),
       ...(request.paymentType === 'debit' ? { fundingSource: Types.checkout.CardDetails.FundingSourceEnum.Debit } : {}),
     },
     ...(request.capture ? { captureDelayHours: 0 } : { additionalData: { manualCapture: 'true' } }),
