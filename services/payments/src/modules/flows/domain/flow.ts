@@ -143,14 +143,17 @@ const leafConditions = {
     .optional(),
   metadata: z
     .record(
-      z.string().refine((key) => (FLOW_METADATA_FIELDS as readonly string[]).includes(key) || METADATA_KEY.test(key), {
-        message: `must be one of ${FLOW_METADATA_FIELDS.join(', ')} or appInfo.<path>`,
-      }),
+      z.string(),
       z.union([metadataValue, z.array(metadataValue).min(1, 'must list at least one value').max(MAX_LIST, `must list at most ${MAX_LIST} values`)], {
         error: 'must be a string or a list of strings',
       }),
     )
     .superRefine((record, ctx) => {
+      for (const key of Object.keys(record)) {
+        if (!(FLOW_METADATA_FIELDS as readonly string[]).includes(key) && !METADATA_KEY.test(key)) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `must be one of ${FLOW_METADATA_FIELDS.join(', ')} or appInfo.<path>` });
+        }
+      }
       if (Object.keys(record).length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one key' });
       if (Object.keys(record).length > MAX_LIST) ctx.addIssue({ code: 'custom', message: `must name at most ${MAX_LIST} keys` });
     })
