@@ -166,6 +166,26 @@ describe('Stripe simulator', () => {
     expect(posted.length).toBe(before);
   });
 
+  it('posts to the endpoint URL it was last given, and answers 500 api_error during an outage', async () => {
+    const port = (endpoint.address() as AddressInfo).port;
+    simulator.setWebhookUrl(KEY, undefined);
+    const before = posted.length;
+    await send('POST', '/v1/payment_intents', cardIntent('4242424242424242'));
+    await simulator.flush();
+    expect(posted.length).toBe(before);
+    simulator.setWebhookUrl(KEY, `http://127.0.0.1:${port}/hooks`);
+    await send('POST', '/v1/payment_intents', cardIntent('4242424242424242'));
+    await simulator.flush();
+    expect(posted.length).toBeGreaterThan(before);
+    simulator.outage(true);
+    try {
+      const down = await send('GET', '/v1/payment_intents/pi_1');
+      expect(down).toMatchObject({ status: 500, body: { error: { type: 'api_error' } } });
+    } finally {
+      simulator.outage(false);
+    }
+  });
+
   it('makes a Pix PaymentIntent wait for its payment with a BR Code, and pays it', async () => {
     const created = await send('POST', '/v1/payment_intents', {
       amount: '2500',

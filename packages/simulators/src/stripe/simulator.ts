@@ -88,6 +88,10 @@ export interface RunningStripeSimulator extends RunningSimulator {
   flush(): Promise<void>;
   /** While on, API requests get no answer at all (a provider that hangs). */
   stall(on: boolean): void;
+  /** While on, API requests are answered 500 with Stripe's `api_error` (an outage on Stripe's side). */
+  outage(on: boolean): void;
+  /** Points an account's events at another endpoint URL (or at none): the endpoint registered at Stripe. */
+  setWebhookUrl(secretKey: string, url: string | undefined): void;
   setLatency(ms: number): void;
   /** The `Stripe-Signature` header Stripe would send for this payload with this secret, at the simulator's time. */
   sign(payload: string, secret: string): string;
@@ -216,6 +220,8 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
   const seconds = () => Math.floor(clock().getTime() / 1000);
   let latencyMs = options.latencyMs ?? 0;
   let stalled = false;
+  let down = false;
+  const accounts = options.accounts.map((account) => ({ ...account }));
   const held = new Set<ServerResponse>();
   const waits = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   const wait = (ms: number) =>
@@ -241,7 +247,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
     const header = req.headers.authorization ?? '';
     const key = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (key === '') return undefined;
-    return options.accounts.find((a) => safeEqual(a.secretKey, key));
+    return accounts.find((a) => safeEqual(a.secretKey, key));
   };
 
   // ---- Views, in the shapes of Stripe's example objects (fixtures3.json).
@@ -535,8 +541,12 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
     }
     const installmentsText = text(object(object(object(object(form, 'payment_method_options'), 'card'), 'installments'), 'plan'), 'count');
     const installments = installmentsText === undefined ? null : Number(installmentsText);
-    if (installments !== null && (!Number.isInteger(installments) || installments < 2 || installments > 24)) {
-      return invalidRequest('Installment plan count must be between 2 and 24.', { param: 'payment_method_options[card][installments][plan][count]' });
+    // "Mexico installments": plans of 3, 6, 9, 12, 18 or 24 monthly payments, in MXN.
+    if (installments !== null && currency !== 'mxn') {
+      return invalidRequest('Installments are only available for payments in mxn.', { param: 'payment_method_options[card][installments]' });
+    }
+    if (installments !== null && ![3, 6, 9, 12, 18, 24].includes(installments)) {
+      return invalidRequest('Installment plan count must be one of 3, 6, 9, 12, 18 or 24.', { param: 'payment_method_options[card][installments][plan][count]' });
     }
     const confirm = text(form, 'confirm') === 'true';
     const metadata = Object.fromEntries(Object.entries(object(form, 'metadata') ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -891,6 +901,11 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
       res.on('close', () => held.delete(res));
       return;
     }
+    if (down) {
+      if (latencyMs > 0) await wait(latencyMs);
+      reply(res, error(500, { type: 'api_error', message: 'An unknown error occurred' }), requestId, idempotencyKey);
+      return;
+    }
     const accountKey = account.secretKey;
     const form = method === 'GET' ? parseForm(url.search.slice(1)) : parseForm(raw);
     let result: Answer;
@@ -941,7 +956,7 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
     async payPix(id) {
       const intent = intents.get(id);
       if (!intent || intent.paymentMethod?.type !== 'pix' || intent.status !== 'requires_action') throw new Error(`no Pix waiting for payment: ${id}`);
-      const account = options.accounts.find((a) => a.secretKey === intent.account)!;
+      const account = accounts.find((a) => a.secretKey === intent.account)!;
       intent.status = 'succeeded';
       intent.nextAction = null;
       intent.amountReceived = intent.amount;
@@ -970,6 +985,14 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
     },
     setLatency(ms) {
       latencyMs = ms;
+    },
+    outage(on) {
+      down = on;
+    },
+    setWebhookUrl(secretKey, url) {
+      const account = accounts.find((a) => a.secretKey === secretKey);
+      if (!account) throw new Error('no such account');
+      account.webhookUrl = url;
     },
     sign,
     close: async () => {

@@ -152,10 +152,14 @@ describe('Stripe connector against its simulator', () => {
     expect(await provider.refund(operation(id, 100), call())).toMatchObject({ status: 'failed', declinedCode: 'transaction_not_allowed' });
   });
 
-  it('takes debit cards and installments, and declines without card data', async () => {
+  it('takes debit cards, installments in MXN only, and declines without card data', async () => {
     expect(await provider.authorize(request({ paymentType: 'debit', card: cardData('4000056655665556', CVV) }), call())).toMatchObject({ status: 'authorized', captured: true });
-    const id = idOf(await provider.authorize(request({ installments: 3 }), call()));
+    const id = idOf(await provider.authorize(request({ installments: 3, currency: 'MXN', amount: 30000 }), call()));
     expect(simulator.paymentIntent(id)!.payment_method_options).toMatchObject({ card: { installments: { plan: { count: 3, interval: 'month', type: 'fixed_count' } } } });
+    const before = simulator.paymentIntentsCreated();
+    expect(await provider.authorize(request({ installments: 3 }), call())).toMatchObject({ status: 'declined', declinedCode: 'invalid_installment' });
+    expect(await provider.authorize(request({ installments: 5, currency: 'MXN', amount: 30000 }), call())).toMatchObject({ status: 'declined', declinedCode: 'invalid_data' });
+    expect(simulator.paymentIntentsCreated()).toBe(before);
     expect(await provider.authorize(request({ card: undefined }), call())).toMatchObject({ status: 'declined', declinedCode: 'invalid_data' });
   });
 
@@ -262,6 +266,28 @@ describe('Stripe connector against its simulator', () => {
     const error = caught as Error;
     const text = `${error.message} ${String(error.stack)} ${JSON.stringify(error)}`;
     for (const secret of [KEY, card.number, CVV]) expect(text).not.toContain(secret);
+  });
+
+  it('fails over when Stripe answers 5xx or cannot be reached, and records no secret', async () => {
+    simulator.outage(true);
+    try {
+      await expect(provider.authorize(request(), call())).rejects.toThrow(ProviderUnavailableError);
+      await expect(provider.capture(operation('pi_000000000000000000000000', 100), call())).rejects.toThrow('Stripe did not take the request (HTTP 500');
+      await expect(provider.query(query('pi_000000000000000000000000'), call())).rejects.toThrow(ProviderUnavailableError);
+    } finally {
+      simulator.outage(false);
+    }
+    const closed = await startStripeSimulator({ accounts: [{ secretKey: KEY }] });
+    await closed.close();
+    const nowhere = new StripeProvider({ env: { STRIPE_API_URL: closed.url }, publicUrl: 'https://api.example.test' });
+    let caught: unknown;
+    try {
+      await nowhere.authorize(request(), call());
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ProviderUnavailableError);
+    expect(`${(caught as Error).message} ${String((caught as Error).stack)}`).not.toContain(KEY);
   });
 
   it('finds nothing for an unknown PaymentIntent', async () => {

@@ -18,7 +18,7 @@ import { trustedAuthorities } from '../kit/http';
 import { stripeCredentials, type StripeCredentials } from './credentials';
 import { failureOf, type StripeFailure } from './errors';
 import { stripeNotifications } from './notifications';
-import { fromCancel, fromCapture, fromCardFailure, fromIntent, fromRefund, toIntentParams, toQueryResult } from './transformers';
+import { fromCancel, fromCapture, fromCardFailure, fromIntent, fromRefund, STRIPE_INSTALLMENTS_CURRENCY, toIntentParams, toQueryResult } from './transformers';
 
 export const STRIPE_TYPE = 'STRIPE';
 
@@ -73,6 +73,9 @@ export class StripeProvider implements PaymentProvider {
     }
     if (request.paymentType === 'pix' && request.currency.toUpperCase() !== 'BRL') {
       return { status: 'declined', declinedCode: 'not_permitted', message: `Stripe takes Pix in BRL only, not ${request.currency}` };
+    }
+    if (request.paymentType !== 'pix' && request.installments > 1 && request.currency.toUpperCase() !== STRIPE_INSTALLMENTS_CURRENCY) {
+      return { status: 'declined', declinedCode: 'invalid_installment', message: `Stripe takes card installments in ${STRIPE_INSTALLMENTS_CURRENCY} only, not ${request.currency}` };
     }
     const params = toIntentParams(request);
     try {

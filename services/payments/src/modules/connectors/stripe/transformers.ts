@@ -25,6 +25,13 @@ export type StripeIntentParams = Omit<Stripe.PaymentIntentCreateParams, 'payment
   payment_method_data: Stripe.PaymentIntentCreateParams.PaymentMethodData & { card?: Stripe.PaymentMethodCreateParams.Card };
 };
 
+/**
+ * "Installments": Stripe documents card installments chosen by the merchant's request for Mexico ("Mexico
+ * installments", `payment_method_options[card][installments][plan]`, fixed_count, monthly); Japan's plans are
+ * chosen by the customer and Mastercard Installments by the card. Other currencies take no installments.
+ */
+export const STRIPE_INSTALLMENTS_CURRENCY = 'MXN';
+
 /** "pix" > `expires_after_seconds`: between 10 and 1209600 seconds (14 days). */
 export const STRIPE_PIX_EXPIRY_SECONDS = { min: 10, max: 1_209_600 } as const;
 
@@ -49,7 +56,7 @@ export function descriptorSuffixOf(descriptor: string | undefined): string | und
  * - a card (credit or debit: Stripe tells them apart by the card itself, `funding`) as `payment_method_data`
  *   of type `card`, `capture_method` `manual` for a pre-authorization or `automatic` for a capture at once;
  *   `error_on_requires_action=true`, so a card that asks for 3D Secure (which a server-side payment cannot show
- *   the shopper) is refused with `authentication_required` instead of waiting; installments as
+ *   the shopper) is refused with `authentication_required` instead of waiting; installments (MXN only) as
  *   `payment_method_options[card][installments][plan]` (fixed_count, monthly);
  * - a Pix ("Pix payments", Direct API) as `payment_method_data` of type `pix`, BRL only, its QR code valid for
  *   the charge's `expiresIn` (`payment_method_options[pix][expires_after_seconds]`).
