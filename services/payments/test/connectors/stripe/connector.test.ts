@@ -264,6 +264,7 @@ describe('Stripe connector against its simulator', () => {
     }
     expect(caught).toBeInstanceOf(ProviderUnavailableError);
     const error = caught as Error;
+    expect(error.message).toBe('Stripe did not answer in time');
     const text = `${error.message} ${String(error.stack)} ${JSON.stringify(error)}`;
     for (const secret of [KEY, card.number, CVV]) expect(text).not.toContain(secret);
   });

@@ -5,6 +5,7 @@ import Stripe from 'stripe';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  NotificationReader,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -55,7 +56,7 @@ export class StripeProvider implements PaymentProvider {
    * `pix`, BRL, confirmed into a QR code the payer pays in their bank's app). Boleto is not taken here.
    */
   readonly paymentTypes = ['credit', 'debit', 'pix'] as const;
-  readonly notifications;
+  readonly notifications: NotificationReader;
   private readonly clients = new Map<string, Stripe>();
 
   constructor(

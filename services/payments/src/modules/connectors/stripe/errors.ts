@@ -40,6 +40,7 @@ const AMOUNT_CODES = new Set(['amount_too_large', 'amount_too_small', 'parameter
 
 /** The failure an SDK error means; throws ProviderUnavailableError for the technical ones. */
 export function failureOf(error: unknown): StripeFailure {
+  if (error instanceof ProviderUnavailableError) throw error;
   if (!(error instanceof Stripe.errors.StripeError)) {
     throw new ProviderUnavailableError(`Stripe could not be reached: ${error instanceof Error ? error.name : 'unknown error'}`);
   }
