@@ -22,7 +22,9 @@ beforeAll(async () => {
   process.env.ADYEN_CHECKOUT_URL = simulator.checkoutUrl;
   process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
   forgetTrustedAuthorities();
-  running = await startCharges({ ADYEN_CHECKOUT_URL: simulator.checkoutUrl });
+  // The Adyen library opens a TLS connection per request (a fresh https agent each time): on a busy machine that
+  // takes longer than the suite's 200 ms provider deadline, which is for plain loopback HTTP.
+  running = await startCharges({ ADYEN_CHECKOUT_URL: simulator.checkoutUrl, PROVIDER_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {
@@ -112,6 +114,21 @@ describe('Charges at Adyen', () => {
     await post(providerId, await notificationOf(psp, 'CANCELLATION'));
     expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'voided' });
     expect(simulator.payment(psp)).toMatchObject({ cancelled: true });
+  });
+
+  it('a payment Adyen has Received stays pending until its signed AUTHORISATION notification', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1800, capture: false, paymentSource: adyenCard('PENDING') }));
+    expect(charge.status).toBe('pending');
+    const psp = charge.transactionRequests.find((r) => r.requestType === 'authorization')!.transactionId;
+    const notification = await simulator.completePending(psp, true);
+    await post(providerId, notification);
+    expect(await running.client.getCharge({ clientId, id: charge.id })).toMatchObject({ status: 'pre_authorized' });
+    const captured = await running.client.getCharge({ clientId, id: charge.id });
+    // The same notification again changes nothing.
+    await post(providerId, notification);
+    expect((await running.client.getCharge({ clientId, id: charge.id })).updatedAt).toEqual(captured.updatedAt);
   });
 
   it('a refusal fails the charge with the mapped code', async () => {

@@ -223,12 +223,20 @@ describe('Adyen connector against its simulator', () => {
     expect(await provider.authorize(request({ card: testCard(AMEX) }), call())).toMatchObject({ status: 'authorized' });
   });
 
-  it('a Received payment is pending until its AUTHORISATION notification', async () => {
-    const result = await provider.authorize(request({ card: testCard(VISA, '737', 'PENDING'), capture: false }), call());
-    expect(result).toMatchObject({ status: 'pending' });
-    const psp = result.status === 'pending' ? result.transactionId : '';
-    const notification = await simulator.completePending(psp, true);
-    expect(read(notification).transactions).toEqual([{ transactionId: psp, status: 'pre_authorized', providerStatus: 'AUTHORISATION:true' }]);
+  it('a Received payment is pending until its AUTHORISATION notification, which says whether it was held', async () => {
+    const outcomes = [];
+    for (const capture of [false, true, undefined]) {
+      const result = await provider.authorize(request({ card: testCard(VISA, '737', 'PENDING'), capture: capture ?? true }), call());
+      expect(result).toMatchObject({ status: 'pending' });
+      const psp = result.status === 'pending' ? result.transactionId : '';
+      const notification = await simulator.completePending(psp, capture !== undefined);
+      outcomes.push(read(notification).transactions.map((t) => [t.transactionId === psp, t.status, t.providerStatus]));
+    }
+    expect(outcomes).toEqual([
+      [[true, 'pre_authorized', 'AUTHORISATION:true:held']],
+      [[true, 'authorized', 'AUTHORISATION:true']],
+      [[true, 'failed', 'AUTHORISATION:false']],
+    ]);
   });
 
   it('a repeated Idempotency-Key reaches Adyen once and gets the first answer', async () => {

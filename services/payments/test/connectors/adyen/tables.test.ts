@@ -94,7 +94,8 @@ describe('Adyen status tables', () => {
 
   it('maps every notification event it acts on, and nothing else', () => {
     expect(ADYEN_NOTIFICATION_STATUSES).toEqual({
-      'AUTHORISATION:true': 'pre_authorized',
+      'AUTHORISATION:true': 'authorized',
+      'AUTHORISATION:true:held': 'pre_authorized',
       'AUTHORISATION:false': 'failed',
       'CAPTURE:true': 'authorized',
       'CAPTURE:false': 'failed',

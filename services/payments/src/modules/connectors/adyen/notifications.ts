@@ -2,6 +2,7 @@ import { hmacValidator as HmacValidator, type Types } from '@adyen/api-library';
 import { NotificationRefusedError, type NotificationReader, type NotificationReading } from '../domain/types';
 import { adyenCredentials } from './credentials';
 import { ADYEN_NOTIFICATION_STATUSES } from './statusTable';
+import { HELD_REFERENCE_SUFFIX } from './transformers';
 
 /**
  * Adyen's Standard webhook (manual: "Webhooks", "Verify HMAC signatures"): a JSON body
@@ -81,7 +82,8 @@ export const adyenNotifications: NotificationReader = {
       // Which check failed, never the key or the signature.
       if (!valid) throw new NotificationRefusedError('Adyen notification item with a bad HMAC signature');
       if (item.merchantAccountCode !== merchantAccount) throw new NotificationRefusedError('Adyen notification of another merchant account');
-      const key = `${item.eventCode}:${item.success}`;
+      const held = item.eventCode === 'AUTHORISATION' && item.success === 'true' && item.merchantReference.endsWith(HELD_REFERENCE_SUFFIX);
+      const key = `${item.eventCode}:${item.success}${held ? ':held' : ''}`;
       const status = ADYEN_NOTIFICATION_STATUSES[key];
       if (status) transactions.push({ transactionId: paymentOf(item), status, providerStatus: key });
     }

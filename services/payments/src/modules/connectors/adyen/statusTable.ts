@@ -27,7 +27,8 @@ export const ADYEN_RESULT_CODES: StatusTable = {
 
 /**
  * What a Standard webhook's NotificationRequestItem means for the charge of its payment (Adyen "Webhook types",
- * "Standard webhook" event codes), keyed `eventCode:success`. The item is HMAC-signed (notifications.ts), so the
+ * "Standard webhook" event codes), keyed `eventCode:success` (`:held` added for the authorisation of a
+ * pre-authorization). The item is HMAC-signed (notifications.ts), so the
  * connector gives the status itself and the platform asks nothing back (Checkout v72 has no payment lookup).
  * Modifications (capture, cancel, refund) are answered `received` by the API and settled here:
  * - a capture, cancel or refund that succeeded is `authorized`, `voided`, `voided` (the platform settles the
@@ -38,8 +39,10 @@ export const ADYEN_RESULT_CODES: StatusTable = {
  * nothing: the platform has no move for them, and they are accepted so that Adyen does not send them again.
  */
 export const ADYEN_NOTIFICATION_STATUSES: Readonly<Record<string, ProviderChargeStatus>> = {
-  /** The payment was authorised (its resultCode was Pending or Received): held until a capture. */
-  'AUTHORISATION:true': 'pre_authorized',
+  /** The payment was authorised (its resultCode was Pending or Received) and captured at once. */
+  'AUTHORISATION:true': 'authorized',
+  /** The same, for a pre-authorization (its reference ends in `-preauth`, transformers.ts): held until a capture. */
+  'AUTHORISATION:true:held': 'pre_authorized',
   /** The payment was refused. */
   'AUTHORISATION:false': 'failed',
   /** The capture went through. */

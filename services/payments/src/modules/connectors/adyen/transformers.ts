@@ -19,6 +19,13 @@ type PaymentResponse = Types.checkout.PaymentResponse;
 const REFERENCE_LENGTH = 80;
 /** "shopperStatement": at most 22 characters recommended; a-z, A-Z, 0-9, spaces and . , ' _ - ? + * /. */
 const STATEMENT_LENGTH = 22;
+/**
+ * The payment's `reference` names the charge, and for a pre-authorization also that it is held: "reference" lets
+ * several references be joined by hyphens, and the AUTHORISATION notification of a payment that was `Received`
+ * carries it (signed) as `merchantReference`, so its reader knows whether the authorisation was captured at once.
+ */
+export const HELD_REFERENCE_SUFFIX = '-preauth';
+
 /** The Idempotency-Key header: at most 64 characters. */
 const IDEMPOTENCY_KEY_LENGTH = 64;
 
@@ -67,7 +74,7 @@ export function toPaymentRequest(request: AuthorizeRequest, context: PaymentCont
   const document = request.payer?.document;
   const body: PaymentRequest = {
     amount: { currency: request.currency, value: request.amount },
-    reference: request.chargeId.slice(0, REFERENCE_LENGTH),
+    reference: `${request.chargeId.slice(0, REFERENCE_LENGTH - HELD_REFERENCE_SUFFIX.length)}${request.capture ? '' : HELD_REFERENCE_SUFFIX}`,
     merchantAccount: context.merchantAccount,
     returnUrl: context.returnUrl,
     shopperInteraction: Types.checkout.PaymentRequest.ShopperInteractionEnum.Ecommerce,
