@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { SERVICES } from '@platform/catalog';
 import { DEMO_ACCOUNTS, demoProviders, startProviderSimulators, type ProviderSimulators } from '@platform/devstack';
 import { REDE_APPROVED_CARD, REDE_FORCED_RETURN_PREFIX, testTls, type CieloSimulator, type RunningPixSimulator, type RunningRedeSimulator } from '@platform/simulators';
 import { cardNumberEnding, eventually } from '@platform/testkit';
@@ -497,7 +499,7 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
     });
   });
 
-  it('never shows a card number, a provider key, a client secret or a private key in an answer or a log line', () => {
+  it('never shows a card number, a provider key, a client secret or a private key in an answer, a log line or a database row', async () => {
     const privateKey = /-----BEGIN [A-Z ]*PRIVATE KEY-----\s+([A-Za-z0-9+/=]{40,})/.exec(testTls().clientBundle)?.[1];
     expect(privateKey).toEqual(expect.any(String));
     const secrets = [
@@ -515,5 +517,25 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
     const text = answers.join('\n');
     expect(secrets.filter((secret) => logs.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
     expect(secrets.filter((secret) => text.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
+
+    // Stored credentials are sealed and card numbers are in the vault: no row of any service holds one in clear.
+    const pattern = secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+    const found: string[] = [];
+    for (const service of SERVICES) {
+      const db = new Client({ connectionString: platform.databaseUrl(service.database) });
+      await db.connect();
+      try {
+        const { rows: tables } = await db.query<{ table_name: string }>(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+        );
+        for (const { table_name: table } of tables) {
+          const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}" t WHERE t::text ~ $1`, [pattern]);
+          if (rows[0]!.n > 0) found.push(`${service.database}.${table}: ${rows[0]!.n}`);
+        }
+      } finally {
+        await db.end();
+      }
+    }
+    expect(found).toEqual([]);
   });
 });
