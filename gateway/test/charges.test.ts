@@ -80,6 +80,7 @@ const chargeJson = {
       declinedCode: null,
       message: null,
       splitRules: [],
+      routingReason: null,
       createdAt: '2026-03-04T05:06:07.089Z',
       updatedAt: '2026-03-05T05:06:07.001Z',
     },
@@ -407,6 +408,17 @@ describe('POST /v1/charges', () => {
       paymentSource: { customer: { name: 'Ana' } },
     });
     expect(res.body.transactionRequests[0]).toMatchObject({ requestType: 'refund', splitRules: [{ sellerId: SELLER_ID, amount: 500 }] });
+  });
+
+  it('GET by id answers why each authorization was tried on its provider', async () => {
+    const reason = 'flow rule 1, split branch 1 of 2 (70%)';
+    const charge = sampleCharge({ transactionRequests: [sampleTransactionRequest({ routingReason: reason }), sampleTransactionRequest({ requestType: 'capture' })] });
+    const gw = buildGateway({ payments: { getCharge: async () => charge } });
+    const res = await request(gw.app).get(`/v1/charges/${CHARGE_ID}`).set(auth());
+    expect(res.body.transactionRequests.map((r: { requestType: string; routingReason: string | null }) => [r.requestType, r.routingReason])).toEqual([
+      ['authorization', reason],
+      ['capture', null],
+    ]);
   });
 });
 

@@ -11,8 +11,23 @@ const flowJson = {
   paymentMethod: 'credit',
   rules: [
     {
-      when: { amountGte: 100_000, amountLte: null, cardBrand: 'visa', installmentsGte: null, currency: null },
+      when: {
+        amountGte: 100_000,
+        amountLte: null,
+        cardBrand: 'visa',
+        installmentsGte: null,
+        installmentsLte: null,
+        currency: null,
+        paymentType: null,
+        binRanges: null,
+        issuerCountry: null,
+        metadata: null,
+        all: null,
+        any: null,
+      },
       route: [BACKUP_PROVIDER_ID, PROVIDER_ID],
+      split: null,
+      antifraudProviderId: null,
     },
   ],
   defaultRoute: [PROVIDER_ID],
@@ -107,6 +122,128 @@ describe('/v1/flows', () => {
       defaultRoute: [PROVIDER_ID],
     };
     expect(calls[1]!.request).toEqual(expected);
+  });
+
+  it('POST maps metadata, BIN ranges, issuer country, nested groups and a split, and answers them', async () => {
+    const antifraudId = '7d6c5b4a-3f2e-4d1c-8b0a-9f8e7d6c5b4a';
+    const rules: payments.FlowRule[] = [
+      {
+        when: {
+          metadata: { entries: { orderId: { values: ['vip-1', 'vip-2'] }, 'appInfo.platform.name': { values: ['shopify'] } } },
+          binRanges: { ranges: [{ from: '400000', to: '499999' }] },
+          issuerCountry: { values: ['BR'] },
+          paymentType: 'credit',
+          installmentsLte: 6,
+          any: { conditions: [{ amountGte: 1_000 }, { all: { conditions: [{ currency: 'USD' }, { cardBrand: 'visa' }] } }] },
+        },
+        route: [],
+        split: { branches: [{ percentage: 70, route: [PROVIDER_ID], antifraudProviderId: antifraudId }, { percentage: 30, route: [BACKUP_PROVIDER_ID] }] },
+        antifraudProviderId: antifraudId,
+      },
+    ];
+    const gw = buildGateway({ payments: { createFlow: async () => sampleFlow({ rules }) } });
+    const res = await request(gw.app)
+      .post('/v1/flows')
+      .set(auth())
+      .send({
+        merchantId: MERCHANT_ID,
+        paymentMethod: 'credit',
+        rules: [
+          {
+            when: {
+              metadata: { orderId: ['vip-1', 'vip-2'], 'appInfo.platform.name': 'shopify' },
+              binRanges: [{ from: '400000', to: '499999' }],
+              issuerCountry: ['BR'],
+              paymentType: 'credit',
+              installmentsLte: 6,
+              any: [{ amountGte: 1_000 }, { all: [{ currency: 'USD' }, { cardBrand: 'visa' }] }],
+            },
+            split: [
+              { percentage: 70, route: [PROVIDER_ID], antifraudProviderId: antifraudId },
+              { percentage: 30, route: [BACKUP_PROVIDER_ID] },
+            ],
+            antifraudProviderId: antifraudId,
+          },
+        ],
+        defaultRoute: [PROVIDER_ID],
+      });
+    expect(res.status).toBe(201);
+    expect(upstreamCalls(gw.paymentsCalls)[0]!.request).toEqual({ clientId: CLIENT_ID, merchantId: MERCHANT_ID, name: '', paymentMethod: 'credit', rules, defaultRoute: [PROVIDER_ID] });
+    const nulls = { amountGte: null, amountLte: null, cardBrand: null, installmentsGte: null, installmentsLte: null, currency: null, paymentType: null, binRanges: null, issuerCountry: null, metadata: null, all: null, any: null };
+    expect(res.body.rules).toEqual([
+      {
+        when: {
+          ...nulls,
+          metadata: { orderId: ['vip-1', 'vip-2'], 'appInfo.platform.name': ['shopify'] },
+          binRanges: [{ from: '400000', to: '499999' }],
+          issuerCountry: ['BR'],
+          paymentType: 'credit',
+          installmentsLte: 6,
+          any: [
+            { ...nulls, amountGte: 1_000 },
+            { ...nulls, all: [{ ...nulls, currency: 'USD' }, { ...nulls, cardBrand: 'visa' }] },
+          ],
+        },
+        route: [],
+        split: [
+          { percentage: 70, route: [PROVIDER_ID], antifraudProviderId: antifraudId },
+          { percentage: 30, route: [BACKUP_PROVIDER_ID], antifraudProviderId: null },
+        ],
+        antifraudProviderId: antifraudId,
+      },
+    ]);
+  });
+
+  it('POST names each bad field of the new conditions and of a split, nested ones by their path', async () => {
+    const gw = buildGateway();
+    const bad = await request(gw.app)
+      .post('/v1/flows')
+      .set(auth())
+      .send({
+        merchantId: MERCHANT_ID,
+        paymentMethod: 'credit',
+        rules: [
+          {
+            when: {
+              metadata: { orderId: 7 },
+              binRanges: [{ from: '4000', to: '499999' }],
+              issuerCountry: 'BR',
+              paymentType: 'cash',
+              installmentsLte: 0,
+              any: [{ all: [{ amountLte: -5 }] }],
+            },
+            split: [{ percentage: 100.5, route: [PROVIDER_ID] }, { route: 'p1' }],
+          },
+        ],
+        defaultRoute: [PROVIDER_ID],
+      });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { field: 'rules.0.when.installmentsLte', message: 'must be at least 1' },
+      { field: 'rules.0.when.paymentType', message: 'must be one of credit, debit, pix, boleto, voucher' },
+      { field: 'rules.0.when.binRanges.0.from', message: 'must be six digits' },
+      { field: 'rules.0.when.issuerCountry', message: 'must be an array' },
+      { field: 'rules.0.when.metadata.orderId', message: 'must be a string or a list of strings' },
+      { field: 'rules.0.when.any.0.all.0.amountLte', message: 'must be at least 0' },
+      { field: 'rules.0.split.0.percentage', message: 'must be a whole number' },
+      { field: 'rules.0.split.1.percentage', message: 'is required' },
+      { field: 'rules.0.split.1.route', message: 'must be an array' },
+    ]);
+    expect(upstreamCalls(gw.paymentsCalls)).toHaveLength(0);
+  });
+
+  it('documents the nested conditions, the split and the routing reason in the OpenAPI document', async () => {
+    const gw = buildGateway();
+    const { schemas } = (await request(gw.app).get('/v1/openapi.json')).body.components;
+    expect(schemas.FlowCondition.properties.all.items).toEqual({ $ref: '#/components/schemas/FlowCondition' });
+    expect(schemas.FlowCondition.properties.any.items).toEqual({ $ref: '#/components/schemas/FlowCondition' });
+    expect(Object.keys(schemas.FlowCondition.properties)).toEqual(
+      expect.arrayContaining(['metadata', 'binRanges', 'issuerCountry', 'paymentType', 'installmentsGte', 'installmentsLte', 'amountGte', 'amountLte', 'currency', 'cardBrand']),
+    );
+    expect(schemas.FlowRule.properties.split.items).toEqual({ $ref: '#/components/schemas/FlowSplitBranch' });
+    expect(schemas.FlowConditionAnswer.properties.any.items).toEqual({ $ref: '#/components/schemas/FlowConditionAnswer' });
+    expect(schemas.TransactionRequest.properties.routingReason).toMatchObject({ type: ['string', 'null'] });
+    expect(schemas.TransactionRequest.required).toContain('routingReason');
   });
 
   it('needs the flows scope for a public key', async () => {
