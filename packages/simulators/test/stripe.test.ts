@@ -131,13 +131,15 @@ describe('Stripe simulator', () => {
     expect(tooMuch.body.error).toMatchObject({ type: 'invalid_request_error', code: 'amount_too_large', param: 'amount_to_capture' });
     const captured = await send('POST', `/v1/payment_intents/${id}/capture`, { amount_to_capture: '700' });
     expect(captured.body).toMatchObject({ status: 'succeeded', amount_received: 700, amount_capturable: 0 });
+    // The 300 not captured is released as a refund the charge counts.
+    expect(simulator.paymentIntent(id)).toMatchObject({ latest_charge: { amount_captured: 700, amount_refunded: 300, refunded: false, refunds: { data: [{ amount: 300 }] } } });
     const again = await send('POST', `/v1/payment_intents/${id}/capture`, {});
     expect(again.body.error).toMatchObject({ code: 'payment_intent_unexpected_state' });
     const canceled = await send('POST', `/v1/payment_intents/${id}/cancel`, {});
     expect(canceled.body.error).toMatchObject({ code: 'payment_intent_unexpected_state' });
     const refund = await send('POST', '/v1/refunds', { payment_intent: id, amount: '200' });
     expect(refund.body).toMatchObject({ object: 'refund', amount: 200, status: 'succeeded', payment_intent: id });
-    const tooBig = await send('POST', '/v1/refunds', { payment_intent: id, amount: '600' });
+    const tooBig = await send('POST', '/v1/refunds', { payment_intent: id, amount: '501' });
     expect(tooBig.body.error).toMatchObject({ code: 'amount_too_large' });
     expect((await send('GET', `/v1/refunds/${refund.body.id as string}`)).body).toEqual(refund.body);
   });

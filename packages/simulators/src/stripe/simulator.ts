@@ -714,8 +714,24 @@ export async function startStripeSimulator(options: StripeSimulatorOptions): Pro
     const charge = intent.charge;
     charge.captured = true;
     charge.amountCaptured = amount;
-    // What is not captured is released: the charge counts it as refunded.
-    charge.amountRefunded = charge.amount - amount;
+    // What is not captured is released: a refund of the rest, which the charge counts as refunded.
+    if (amount < charge.amount) {
+      const released: Refund = {
+        id: newId('re'),
+        amount: charge.amount - amount,
+        created: seconds(),
+        status: 'succeeded',
+        chargeId: charge.id,
+        intentId: intent.id,
+        reason: null,
+        metadata: {},
+        currency: intent.currency,
+        balanceTransaction: newId('txn'),
+      };
+      charge.refunds.push(released);
+      refunds.set(released.id, released);
+      charge.amountRefunded = released.amount;
+    }
     return { status: 200, body: intentView(intent, list(form, 'expand').includes('latest_charge')), events: [event('payment_intent.succeeded', intentView(intent, false), idempotencyKey)] };
   };
 
