@@ -393,6 +393,10 @@ describe('Adyen notifications', () => {
     expect(() => read(unsigned)).toThrow(NotificationRefusedError);
     expect(() => adyenNotifications.read({ headers: {}, query: {}, rawBody: Buffer.from('not json') }, credentials())).toThrow(NotificationRefusedError);
     expect(() => read({ live: 'false', notificationItems: [] })).toThrow(NotificationRefusedError);
+    // A live post to a sandbox entry, a test post to a production one.
+    expect(() => read({ ...good, live: 'true' })).toThrow(/other environment/);
+    expect(() => read(good, { type: 'ADYEN', ...ACCOUNT, liveEndpointUrlPrefix: '1797a841fbb37ca7-AdyenDemo' })).toThrow(/other environment/);
+    expect(read({ ...good, live: 'true' }, { type: 'ADYEN', ...ACCOUNT, liveEndpointUrlPrefix: '1797a841fbb37ca7-AdyenDemo' }).transactions).toHaveLength(1);
     expect(() => read(good, { type: 'ADYEN' })).toThrow(NotificationRefusedError);
     let message = '';
     try {

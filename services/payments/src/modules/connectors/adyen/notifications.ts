@@ -10,7 +10,8 @@ import { HELD_REFERENCE_SUFFIX } from './transformers';
  * merchant's hex HMAC key over `pspReference:originalReference:merchantAccountCode:merchantReference:
  * amount.value:amount.currency:eventCode:success` (base64, in `additionalData.hmacSignature`), checked here with
  * the Adyen library's HmacValidator. One item that is not signed with the entry's key, or is of another merchant
- * account, refuses the whole post (nothing in it is believed). Signed items carry the event and its outcome, so
+ * account, or a post of the other platform (`live` "true" to a sandbox entry, "false" to a production one),
+ * refuses the whole post (nothing in it is believed). Signed items carry the event and its outcome, so
  * the connector gives the status itself (statusTable.ts); a modification's item names its payment by
  * `originalReference`, an authorisation's by `pspReference`. The reply Adyen expects is a 2xx; the body is the
  * documented `{"notificationResponse": "[accepted]"}`.
@@ -48,14 +49,16 @@ function isItem(value: unknown): value is Item {
   );
 }
 
-function itemsOf(rawBody: Buffer): unknown[] {
+/** The items of a post, from the environment of the entry (`live` is "true" on Adyen's live platform only). */
+function itemsOf(rawBody: Buffer, sandbox: boolean): unknown[] {
   let body: unknown;
   try {
     body = JSON.parse(rawBody.toString('utf8'));
   } catch {
     throw new NotificationRefusedError('Adyen notification is not JSON');
   }
-  const items = (body as { notificationItems?: unknown } | null)?.notificationItems;
+  const { notificationItems: items, live } = (body ?? {}) as { notificationItems?: unknown; live?: unknown };
+  if (live !== (sandbox ? 'false' : 'true')) throw new NotificationRefusedError('Adyen notification from the other environment');
   if (!Array.isArray(items) || items.length === 0) throw new NotificationRefusedError('Adyen notification without notificationItems');
   return items.map((entry) => (entry as { NotificationRequestItem?: unknown } | null)?.NotificationRequestItem);
 }
@@ -69,9 +72,9 @@ export const adyenNotifications: NotificationReader = {
   read(notification, credentials): NotificationReading {
     const parsed = adyenCredentials.safeParse(credentials);
     if (!parsed.success) throw new NotificationRefusedError('the ADYEN provider entry has no usable HMAC key');
-    const { hmacKey, merchantAccount } = parsed.data;
+    const { hmacKey, merchantAccount, environment } = parsed.data;
     const transactions: NotificationReading['transactions'] = [];
-    for (const item of itemsOf(notification.rawBody)) {
+    for (const item of itemsOf(notification.rawBody, environment === 'sandbox')) {
       if (!isItem(item)) throw new NotificationRefusedError('Adyen notification item without the signed fields');
       let valid: boolean;
       try {
