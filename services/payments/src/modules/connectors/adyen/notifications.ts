@@ -16,7 +16,7 @@ import { HELD_REFERENCE_SUFFIX } from './transformers';
  * `originalReference`, an authorisation's by `pspReference`. The reply Adyen expects is a 2xx; the body is the
  * documented `{"notificationResponse": "[accepted]"}`.
  *
- * A post that fails here is answered 401 by the platform, and one the platform could not apply is answered 503.
+ * A post that fails here is answered 401 by the platform, and one it fails to apply (an outage) an error status.
  * Adyen accepts only a 2xx: it tries again three times within half a minute, then keeps the post in the
  * endpoint's retry queue and sends it again after 2, 5, 10, 15 and 30 minutes, 1, 2, 4 and 8 hours, for up to
  * 30 days ("Troubleshoot webhooks", "Retry queue"). That queue is what heals a notification lost on the way:
