@@ -60,6 +60,11 @@ function pointAt<T extends object>(service: T, baseUrl: string): T {
   return service;
 }
 
+export interface AdyenProviderOptions {
+  /** The time encrypted card fields are generated at (their `generationtime`); the system clock by default. */
+  now?: () => Date;
+}
+
 /**
  * The adapter of Adyen's Checkout API v72 through its official Node library (@adyen/api-library 32): card
  * payments with raw card data, or with the card's fields encrypted to the merchant's client encryption key when
@@ -73,11 +78,6 @@ function pointAt<T extends object>(service: T, baseUrl: string): T {
  * webhooks only). A notification the platform did not accept (an outage, a 5xx) stays in Adyen's retry queue and
  * is sent again, which is what heals a lost one; the status sync cannot ask Adyen and leaves these charges alone.
  */
-export interface AdyenProviderOptions {
-  /** The time encrypted card fields are generated at (their `generationtime`); the system clock by default. */
-  now?: () => Date;
-}
-
 export class AdyenProvider implements PaymentProvider {
   readonly type = ADYEN_TYPE;
   readonly paymentTypes = ['credit', 'debit'] as const;
