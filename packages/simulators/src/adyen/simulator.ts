@@ -119,6 +119,8 @@ export interface RunningAdyenSimulator extends RunningSimulator {
   completePending(pspReference: string, authorised: boolean): Promise<AdyenNotification>;
   /** Cancels an authorisation as the merchant's Customer Area would (with its CANCELLATION notification). */
   cancelAtAdyen(pspReference: string): AdyenNotification;
+  /** The next request is answered with this HTTP status in Adyen's ServiceError shape (a 500, a 429), once. */
+  failNext(status: number): void;
   /** While on, requests get no answer at all: a provider that hangs. */
   stall(on: boolean): void;
   /** The signature Adyen's manual computes for an item with the given hex key (for tests that forge items). */
@@ -191,6 +193,7 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     void work.finally(() => pending.delete(work));
   };
   let stalled = false;
+  let failure: number | undefined;
   let sequence = 0;
   let created = 0;
 
@@ -414,6 +417,11 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     let requestBody: unknown;
     const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     try {
+      if (failure !== undefined) {
+        const status = failure;
+        failure = undefined;
+        throw status === 500 ? new AdyenError(500, '905', 'Payment details are not supported', 'configuration') : new AdyenError(status, '000', 'Too many requests', 'technical');
+      }
       if (!found) throw new AdyenError(404, '000', 'Not Found', 'validation');
       const account = accountOfKey(req);
       try {
@@ -461,6 +469,9 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
       if (!payment || payment.resultCode !== 'Authorised' || payment.capturedAmount > 0 || payment.cancelled) throw new Error(`payment ${pspReference} cannot be cancelled`);
       payment.cancelled = true;
       return notifyEvent(payment, { eventCode: 'CANCELLATION', success: true, value: payment.amount, pspReference: nextPsp() });
+    },
+    failNext: (status) => {
+      failure = status;
     },
     stall: (on) => {
       stalled = on;

@@ -282,13 +282,22 @@ describe('Adyen connector against its simulator', () => {
     expect(unknown).toMatchObject({ status: 'failed' });
   });
 
-  it('no answer in time or no provider at all is a technical failure (ProviderUnavailableError)', async () => {
+  it('no answer in time, a 5xx or 429, or no provider at all is a technical failure (ProviderUnavailableError)', async () => {
     simulator.stall(true);
     const controller = new AbortController();
     const pending = provider.authorize(request(), call({ signal: controller.signal }));
     setImmediate(() => controller.abort());
     await expect(pending).rejects.toBeInstanceOf(ProviderUnavailableError);
     simulator.stall(false);
+
+    for (const status of [500, 429]) {
+      simulator.failNext(status);
+      await expect(provider.authorize(request(), call())).rejects.toBeInstanceOf(ProviderUnavailableError);
+      expect(lastExchange('/payments').status).toBe(status);
+      if (status === 500) expect(check(responseSchema('/payments', 500), lastExchange('/payments').responseBody).errors).toEqual([]);
+      simulator.failNext(status);
+      await expect(provider.capture(operation('8800000000000000', 100), call())).rejects.toBeInstanceOf(ProviderUnavailableError);
+    }
 
     const gone = await startAdyenSimulator({ accounts: [ACCOUNT] });
     const url = gone.checkoutUrl;
