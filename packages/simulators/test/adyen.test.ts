@@ -171,6 +171,20 @@ describe('Adyen Checkout simulator', () => {
     expect(await events(refundFails)).toEqual(['AUTHORISATION:true', 'REFUND:true', 'REFUND_FAILED:true']);
   });
 
+  it('posts each account’s notifications to its own webhook URL, which can be changed or removed', async () => {
+    const posted = received.length;
+    simulator.setWebhookUrl(ACCOUNT.merchantAccount, undefined);
+    const quiet = (await send('/payments', payment())).body.pspReference as string;
+    expect(await events(quiet)).toEqual(['AUTHORISATION:true']);
+    expect(received.length).toBe(posted);
+    const port = (merchant.address() as AddressInfo).port;
+    simulator.setWebhookUrl(ACCOUNT.merchantAccount, `http://127.0.0.1:${port}/v1/provider-notifications/another-entry`);
+    const heard = (await send('/payments', payment())).body.pspReference as string;
+    await simulator.idle();
+    expect(received.at(-1)!.notificationItems[0]!.NotificationRequestItem.pspReference).toBe(heard);
+    expect(() => simulator.setWebhookUrl('NoSuchAccount', undefined)).toThrow();
+  });
+
   it('answers a repeated Idempotency-Key with the first answer and creates nothing', async () => {
     const before = simulator.paymentsCreated();
     const body = payment();

@@ -40,6 +40,8 @@ export interface AdyenSimulatorAccount {
   rawCardData?: boolean;
   /** The private half of the account's client encryption key (PKCS#8 PEM): encrypted card fields are decrypted with it. */
   clientEncryptionPrivateKey?: string;
+  /** Where this account's Standard webhook posts (the Customer Area's webhook URL); else the simulator's `webhookUrl`. */
+  webhookUrl?: string;
 }
 
 export interface AdyenSimulatorOptions {
@@ -47,7 +49,7 @@ export interface AdyenSimulatorOptions {
   /** Dates in notifications. */
   clock?: () => Date;
   accounts: AdyenSimulatorAccount[];
-  /** Where notifications are posted (JSON, as Adyen's Standard webhook); none: they are only kept. */
+  /** Where notifications of accounts without their own `webhookUrl` are posted (JSON); none: they are only kept. */
   webhookUrl?: string;
   /** Called with every notification as it is made (before any post). */
   notify?: (notification: AdyenNotification) => void;
@@ -117,6 +119,8 @@ export interface RunningAdyenSimulator extends RunningSimulator {
   paymentsCreated(): number;
   /** Ends a `Received` payment (holder name PENDING): its AUTHORISATION notification. */
   completePending(pspReference: string, authorised: boolean): Promise<AdyenNotification>;
+  /** Points an account's Standard webhook at a URL (as its Customer Area does), or stops its posts (undefined). */
+  setWebhookUrl(merchantAccount: string, url: string | undefined): void;
   /** Cancels an authorisation as the merchant's Customer Area would (with its CANCELLATION notification). */
   cancelAtAdyen(pspReference: string): AdyenNotification;
   /** The next request is answered with this HTTP status in Adyen's ServiceError shape (a 500, a 429), once. */
@@ -221,10 +225,11 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     return { currency: amount.currency, value: amount.value as number };
   };
 
+  const webhooks = new Map<string, string | undefined>(options.accounts.map((a) => [a.merchantAccount, a.webhookUrl ?? options.webhookUrl]));
   const deliver = (notification: AdyenNotification) => {
     notifications.push(notification);
     options.notify?.(notification);
-    const url = options.webhookUrl;
+    const url = webhooks.get(notification.notificationItems[0]!.NotificationRequestItem.merchantAccountCode);
     if (!url) return;
     track(
       new Promise<void>((resolve) => setImmediate(resolve))
@@ -463,6 +468,10 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
       payment.resultCode = authorised ? 'Authorised' : 'Refused';
       if (authorised && !payment.manualCapture) payment.capturedAmount = payment.amount;
       return notifyEvent(payment, { eventCode: 'AUTHORISATION', success: authorised, value: payment.amount, ...(authorised ? {} : { reason: 'Refused' }) });
+    },
+    setWebhookUrl: (merchantAccount, url) => {
+      if (!webhooks.has(merchantAccount)) throw new Error(`no account ${merchantAccount}`);
+      webhooks.set(merchantAccount, url);
     },
     cancelAtAdyen: (pspReference) => {
       const payment = payments.get(pspReference);
