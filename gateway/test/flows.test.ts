@@ -129,7 +129,7 @@ describe('/v1/flows', () => {
     const rules: payments.FlowRule[] = [
       {
         when: {
-          metadata: { entries: { orderId: { values: ['vip-1', 'vip-2'] }, 'appInfo.platform.name': { values: ['shopify'] } } },
+          metadata: { entries: { segment: { values: ['vip', 'gold'] }, 'seller.tier': { values: ['1'] } } },
           binRanges: { ranges: [{ from: '400000', to: '499999' }] },
           issuerCountry: { values: ['BR'] },
           paymentType: 'credit',
@@ -151,7 +151,7 @@ describe('/v1/flows', () => {
         rules: [
           {
             when: {
-              metadata: { orderId: ['vip-1', 'vip-2'], 'appInfo.platform.name': 'shopify' },
+              metadata: { segment: ['vip', 'gold'], 'seller.tier': '1' },
               binRanges: [{ from: '400000', to: '499999' }],
               issuerCountry: ['BR'],
               paymentType: 'credit',
@@ -174,7 +174,7 @@ describe('/v1/flows', () => {
       {
         when: {
           ...nulls,
-          metadata: { orderId: ['vip-1', 'vip-2'], 'appInfo.platform.name': ['shopify'] },
+          metadata: { segment: ['vip', 'gold'], 'seller.tier': ['1'] },
           binRanges: [{ from: '400000', to: '499999' }],
           issuerCountry: ['BR'],
           paymentType: 'credit',
@@ -205,7 +205,7 @@ describe('/v1/flows', () => {
         rules: [
           {
             when: {
-              metadata: { orderId: 7 },
+              metadata: { segment: 7 },
               binRanges: [{ from: '4000', to: '499999' }],
               issuerCountry: 'BR',
               paymentType: 'cash',
@@ -223,7 +223,7 @@ describe('/v1/flows', () => {
       { field: 'rules.0.when.paymentType', message: 'must be one of credit, debit, pix, boleto, voucher' },
       { field: 'rules.0.when.binRanges.0.from', message: 'must be six digits' },
       { field: 'rules.0.when.issuerCountry', message: 'must be an array' },
-      { field: 'rules.0.when.metadata.orderId', message: 'must be a string or a list of strings' },
+      { field: 'rules.0.when.metadata.segment', message: 'must be a string or a list of strings' },
       { field: 'rules.0.when.any.0.all.0.amountLte', message: 'must be at least 0' },
       { field: 'rules.0.split.0.percentage', message: 'must be a whole number' },
       { field: 'rules.0.split.1.percentage', message: 'is required' },

@@ -88,14 +88,58 @@ describe('the answers the API model maps', () => {
         clientId: 'cli_1',
         merchantId: 'mer_1',
         paymentMethod: 'credit',
-        rules: [{ when: { amountGte: 1_000, cardBrand: 'visa' }, route: ['prov_1'] }, { route: ['prov_2'] }],
+        rules: [
+          { when: { amountGte: 1_000, cardBrand: 'visa' }, route: ['prov_1'] },
+          { route: ['prov_2'] },
+          {
+            when: {
+              metadata: { entries: { segment: { values: ['vip'] } } },
+              binRanges: { ranges: [{ from: '400000', to: '499999' }] },
+              issuerCountry: { values: ['BR'] },
+              any: { conditions: [{ installmentsLte: 6 }, { all: { conditions: [{ paymentType: 'credit' }] } }] },
+            },
+            split: { branches: [{ percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1' }, { percentage: 30, route: ['prov_2'] }] },
+          },
+        ],
         defaultRoute: ['prov_3'],
         createdAt: at,
         updatedAt: at,
       }),
     );
     expectToMatch(FlowSchema, flow);
-    expect(flow.rules[1]!.when).toEqual({ amountGte: null, amountLte: null, cardBrand: null, installmentsGte: null, currency: null });
+    const unset = {
+      amountGte: null,
+      amountLte: null,
+      cardBrand: null,
+      installmentsGte: null,
+      installmentsLte: null,
+      currency: null,
+      paymentType: null,
+      binRanges: null,
+      issuerCountry: null,
+      metadata: null,
+      all: null,
+      any: null,
+    };
+    expect(flow.rules[1]).toEqual({ when: unset, route: ['prov_2'], split: null, antifraudProviderId: null });
+    expect(flow.rules[2]).toEqual({
+      when: {
+        ...unset,
+        metadata: { segment: ['vip'] },
+        binRanges: [{ from: '400000', to: '499999' }],
+        issuerCountry: ['BR'],
+        any: [
+          { ...unset, installmentsLte: 6 },
+          { ...unset, all: [{ ...unset, paymentType: 'credit' }] },
+        ],
+      },
+      route: [],
+      split: [
+        { percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1' },
+        { percentage: 30, route: ['prov_2'], antifraudProviderId: null },
+      ],
+      antifraudProviderId: null,
+    });
   });
 
   it('webhooks, their deliveries and recoveries', () => {

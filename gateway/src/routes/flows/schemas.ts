@@ -54,8 +54,8 @@ export const FlowConditionInput: z.ZodType<FlowConditionBody> = z
         .optional()
         .openapi({
           description:
-            "Each key's value on the charge equals the value given, or is one of the values listed. Keys: orderId, description, statementDescriptor, customerId, appInfo.<path> (appInfo.platform.name)",
-          example: { 'appInfo.platform.name': 'shopify', orderId: ['A-1', 'A-2'] },
+            "Each key's value in the charge's paymentFlow.metadata equals the value given, or is one of the values listed; a key may be a dotted path into it (seller.tier), and numbers and booleans compare as their text",
+          example: { segment: 'vip', 'seller.tier': ['gold', 'platinum'] },
         }),
       all: arrayOf(FlowConditionInput).max(20, 'must list at most 20 conditions').optional().openapi({ description: 'Holds when each of these conditions does' }),
       any: arrayOf(FlowConditionInput).max(20, 'must list at most 20 conditions').optional().openapi({ description: 'Holds when at least one of these conditions does' }),

@@ -41,8 +41,8 @@ export const FlowConditionSchema: z.ZodType<FlowConditionJson> = z
         .nullable()
         .openapi({
           description:
-            "Each key's value on the charge is one of the listed values. Keys: orderId, description, statementDescriptor, customerId, appInfo.<path> (appInfo.platform.name)",
-          example: { 'appInfo.platform.name': ['shopify'] },
+            "Each key's value in the charge's paymentFlow.metadata is one of the listed values; a key may be a dotted path into it (seller.tier)",
+          example: { segment: ['vip'], 'seller.tier': ['gold', 'platinum'] },
         }),
       all: z.array(FlowConditionSchema).nullable().openapi({ description: 'Holds when each of these conditions does' }),
       any: z.array(FlowConditionSchema).nullable().openapi({ description: 'Holds when at least one of these conditions does' }),

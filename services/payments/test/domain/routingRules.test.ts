@@ -29,7 +29,7 @@ const facts: RoutingFacts = {
   paymentType: 'credit',
   cardBrand: 'visa',
   first6: BR_BIN,
-  metadata: { orderId: 'A-1', 'appInfo.platform.name': 'shopify' },
+  metadata: { segment: 'vip', 'seller.tier': 'gold' },
 };
 
 /** Deterministic charge ids: the n-th UUID of a fixed sequence. */
@@ -79,32 +79,25 @@ describe('routing rules: conditions', () => {
   });
 
   it('matches metadata keys equal to a value or in a list of values, every key given', () => {
-    expect(ruleMatches({ metadata: { orderId: ['A-1'] } }, facts)).toBe(true);
-    expect(ruleMatches({ metadata: { orderId: ['A-2', 'A-1'] } }, facts)).toBe(true);
-    expect(ruleMatches({ metadata: { orderId: ['A-2'] } }, facts)).toBe(false);
-    expect(ruleMatches({ metadata: { orderId: ['A-1'], 'appInfo.platform.name': ['shopify'] } }, facts)).toBe(true);
-    expect(ruleMatches({ metadata: { orderId: ['A-1'], 'appInfo.platform.name': ['vtex'] } }, facts)).toBe(false);
-    expect(ruleMatches({ metadata: { description: ['x'] } }, facts)).toBe(false);
+    expect(ruleMatches({ metadata: { segment: ['vip'] } }, facts)).toBe(true);
+    expect(ruleMatches({ metadata: { segment: ['new', 'vip'] } }, facts)).toBe(true);
+    expect(ruleMatches({ metadata: { segment: ['new'] } }, facts)).toBe(false);
+    expect(ruleMatches({ metadata: { segment: ['vip'], 'seller.tier': ['gold'] } }, facts)).toBe(true);
+    expect(ruleMatches({ metadata: { segment: ['vip'], 'seller.tier': ['silver'] } }, facts)).toBe(false);
+    expect(ruleMatches({ metadata: { channel: ['app'] } }, facts)).toBe(false);
+    const { metadata: _none, ...withoutMetadata } = facts;
+    expect(ruleMatches({ metadata: { segment: ['vip'] } }, withoutMetadata)).toBe(false);
   });
 
-  it("reads a charge's metadata from its own fields and the scalar leaves of its appInfo", () => {
+  it("reads a charge's paymentFlow.metadata by dotted path, scalars as text, at most four levels down", () => {
     expect(
       routingMetadataOf({
-        orderId: 'A-1',
-        description: null,
-        statementDescriptor: 'LOJA',
-        customerId: 'c-1',
-        appInfo: { platform: { name: 'shopify', version: 2 }, device: { name: 'ios', tags: ['x'] }, beta: true },
+        metadata: { segment: 'vip', seller: { tier: 'gold', since: 2019, a: { b: { c: 'deep', d: { e: 'too deep' } } } }, tags: ['x'], beta: true, none: null },
+        other: 'ignored',
       }),
-    ).toEqual({
-      orderId: 'A-1',
-      statementDescriptor: 'LOJA',
-      customerId: 'c-1',
-      'appInfo.platform.name': 'shopify',
-      'appInfo.platform.version': '2',
-      'appInfo.device.name': 'ios',
-      'appInfo.beta': 'true',
-    });
+    ).toEqual({ segment: 'vip', 'seller.tier': 'gold', 'seller.since': '2019', 'seller.a.b.c': 'deep', beta: 'true' });
+    expect(routingMetadataOf(undefined)).toEqual({});
+    expect(routingMetadataOf({ metadata: ['x'] })).toEqual({});
   });
 
   it('holds an all group when each condition does, and an any group when one does', () => {
@@ -118,15 +111,15 @@ describe('routing rules: conditions', () => {
     expect(ruleMatches(bigAndInstallments, { ...facts, amount: 999 })).toBe(false);
   });
 
-  it('nests groups: (amount >= 10.00 and (BR issuer or BIN 5xxxxx)) or order A-9', () => {
+  it('nests groups: (amount >= 10.00 and (BR issuer or BIN 5xxxxx)) or segment partner', () => {
     const when: RoutingCondition = {
-      any: [{ all: [{ amountGte: 1_000 }, { any: [{ issuerCountry: ['BR'] }, { binRanges: [{ from: '500000', to: '599999' }] }] }] }, { metadata: { orderId: ['A-9'] } }],
+      any: [{ all: [{ amountGte: 1_000 }, { any: [{ issuerCountry: ['BR'] }, { binRanges: [{ from: '500000', to: '599999' }] }] }] }, { metadata: { segment: ['partner'] } }],
     };
     expect(ruleMatches(when, facts)).toBe(true);
     expect(ruleMatches(when, { ...facts, first6: US_BIN })).toBe(false);
     expect(ruleMatches(when, { ...facts, first6: '512345' })).toBe(true);
     expect(ruleMatches(when, { ...facts, amount: 500 })).toBe(false);
-    expect(ruleMatches(when, { ...facts, amount: 500, metadata: { orderId: 'A-9' } })).toBe(true);
+    expect(ruleMatches(when, { ...facts, amount: 500, metadata: { segment: 'partner' } })).toBe(true);
   });
 
   it('combines a group with the conditions beside it: every one must hold', () => {

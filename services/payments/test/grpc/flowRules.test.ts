@@ -43,7 +43,7 @@ describe('CreateFlow: the rule conditions', () => {
       rules: [
         {
           when: {
-            metadata: { entries: { orderId: { values: ['vip-1', 'vip-2'] }, 'appInfo.platform.name': { values: ['shopify'] } } },
+            metadata: { entries: { segment: { values: ['vip', 'gold'] }, 'seller.tier': { values: ['1'] } } },
             binRanges: { ranges: [{ from: '400000', to: '499999' }] },
             issuerCountry: { values: ['br'] },
             paymentType: 'CREDIT',
@@ -60,7 +60,7 @@ describe('CreateFlow: the rule conditions', () => {
     expect(flow.rules).toEqual([
       {
         when: {
-          metadata: { entries: { orderId: { values: ['vip-1', 'vip-2'] }, 'appInfo.platform.name': { values: ['shopify'] } } },
+          metadata: { entries: { segment: { values: ['vip', 'gold'] }, 'seller.tier': { values: ['1'] } } },
           binRanges: { ranges: [{ from: '400000', to: '499999' }] },
           issuerCountry: { values: ['BR'] },
           paymentType: 'credit',
@@ -87,7 +87,7 @@ describe('CreateFlow: the rule conditions', () => {
         rules: [
           {
             when: {
-              metadata: { entries: { color: { values: ['red'] }, orderId: { values: [] } } },
+              metadata: { entries: { 'bad key': { values: ['red'] }, segment: { values: [] } } },
               binRanges: { ranges: [{ from: '4000', to: '499999' }, { from: '500000', to: '400000' }] },
               issuerCountry: { values: ['BRA'] },
               paymentType: 'cash',
@@ -107,14 +107,16 @@ describe('CreateFlow: the rule conditions', () => {
     expect(error.kind).toBe('validation');
     expect(new Map((error.details ?? []).map((d) => [d.field, d.message]))).toEqual(
       new Map([
-        ['rules.0.when.metadata.color', 'must be one of orderId, description, statementDescriptor, customerId or appInfo.<path>'],
-        ['rules.0.when.metadata.orderId', 'must list at least one value'],
+        ['rules.0.when.metadata.bad key', 'must be a key of paymentFlow.metadata (letters, digits, _ or -), or a dotted path of at most 4 keys'],
+        ['rules.0.when.metadata.segment', 'must list at least one value'],
         ['rules.0.when.binRanges.0.from', 'must be six digits'],
         ['rules.0.when.binRanges.1.to', 'must not be below from'],
         ['rules.0.when.issuerCountry.0', 'must be an ISO 3166-1 alpha-2 code'],
         ['rules.0.when.paymentType', 'must be one of credit, debit, pix, boleto, voucher'],
+        ['rules.0.when.installmentsLte', 'must not be below installmentsGte'],
         ['rules.0.when.all', 'must list at least one condition'],
         ['rules.0.when.any.0.amountGte', 'must be at least 0'],
+        ['rules.0.route', 'must name at least one provider, or the rule must split'],
         ['rules.1.route', 'must be empty when the rule splits its volume'],
         ['rules.1.split', 'percentages must add up to 100, not 90'],
         ['rules.1.split.1.route', 'must name at least one provider'],
@@ -123,7 +125,7 @@ describe('CreateFlow: the rule conditions', () => {
     );
   });
 
-  it('checks the fields of a condition or rule against each other once each is valid on its own', async () => {
+  it('checks bounds against each other, and a route against a split', async () => {
     const clientId = randomUUID();
     const { merchant, first } = await merchantWithProviders(clientId);
     const error = await failureOf(
@@ -194,18 +196,18 @@ describe('CreateCharge: routed by the rule conditions', () => {
       name: 'conditions',
       paymentMethod: 'credit',
       rules: [
-        { when: { metadata: { entries: { orderId: { values: ['vip-1', 'vip-2'] } } } }, route: [third] },
+        { when: { metadata: { entries: { segment: { values: ['vip', 'gold'] } } } }, route: [third] },
         { when: { binRanges: { ranges: [{ from: '510000', to: '519999' }] } }, route: [second] },
         { when: { issuerCountry: { values: ['US'] } }, route: [third, second] },
         { when: { installmentsGte: 2, installmentsLte: 6 }, route: [second, first] },
-        { when: { any: { conditions: [{ amountGte: 500_000 }, { metadata: { entries: { 'appInfo.platform.name': { values: ['vtex'] } } } }] } }, route: [third] },
+        { when: { any: { conditions: [{ amountGte: 500_000 }, { metadata: { entries: { 'seller.tier': { values: ['2'] } } } }] } }, route: [third] },
       ],
       defaultRoute: [first],
     });
     const charge = (number: string, overrides: Partial<payments.CreateChargeRequest> = {}) =>
       running.client.createCharge(cardCharge(clientId, merchant.id, number, overrides));
 
-    const vip = await charge(cardNumberEnding('1', BR_VISA), { orderId: 'vip-2' });
+    const vip = await charge(cardNumberEnding('1', BR_VISA), { paymentFlow: { metadata: { segment: 'gold' } } });
     expect([vip.providerId, reasons(vip)]).toEqual([third, ['flow rule 1']]);
 
     const bin = await charge(cardNumberEnding('1', '512345'));
@@ -221,8 +223,8 @@ describe('CreateCharge: routed by the rule conditions', () => {
     const installments = await charge(cardNumberEnding('1', BR_VISA), { paymentMethod: paymentMethod({ installments: 3 }) });
     expect([installments.providerId, reasons(installments)]).toEqual([second, ['flow rule 4']]);
 
-    const vtex = await charge(cardNumberEnding('1', BR_VISA), { appInfo: { platform: { name: 'vtex' } } });
-    expect([vtex.providerId, reasons(vtex)]).toEqual([third, ['flow rule 5']]);
+    const tier = await charge(cardNumberEnding('1', BR_VISA), { paymentFlow: { metadata: { segment: 'new', seller: { tier: 2 } } } });
+    expect([tier.providerId, reasons(tier)]).toEqual([third, ['flow rule 5']]);
 
     const plain = await charge(cardNumberEnding('1', BR_VISA));
     expect([plain.providerId, reasons(plain)]).toEqual([first, ['flow default route']]);

@@ -93,6 +93,7 @@ async function decide(
   merchant: MerchantForCharge,
   card: CardData | undefined,
   payer: Payer | undefined,
+  paymentFlow: Record<string, unknown> | undefined,
 ): Promise<Decision> {
   const now = deps.clock.now();
   const decision: Decision = {
@@ -112,7 +113,7 @@ async function decide(
     currency: input.currency,
     installments: input.paymentMethod.installments,
     paymentType: input.paymentMethod.paymentType,
-    metadata: routingMetadataOf(input),
+    metadata: routingMetadataOf(paymentFlow),
     ...(card ? { cardBrand: card.brand, first6: card.first6 } : {}),
   });
   chargeRoutes.inc({ reason: route.reason });
@@ -208,7 +209,12 @@ async function decide(
  * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
  * failed); only a card that fails before any provider is asked answers 402.
  */
-export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { clientId: string }, idempotencyKey?: string): Promise<Charge> {
+export async function createCharge(
+  deps: ChargeDeps,
+  // paymentFlow: what flow rules read (its metadata); it routes the charge and is not kept on it.
+  request: ChargeRequest & { clientId: string; paymentFlow?: Record<string, unknown> | undefined },
+  idempotencyKey?: string,
+): Promise<Charge> {
   const clientId = requireClientId(request.clientId);
   const input = parseNewCharge(request, deps.clock.now());
   const charge = await withIdempotency(
@@ -245,7 +251,7 @@ export async function createCharge(deps: ChargeDeps, request: ChargeRequest & { 
         const usesToken = needsCard(input.paymentMethod.paymentType) && input.source.kind === 'token';
         const opened = usesToken ? await withTransaction(deps.pool, open) : await open(deps.pool);
         const { merchant, platformFee, chargeId, card } = opened;
-        const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer);
+        const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer, request.paymentFlow);
         chargesTotal.inc({ status: decision.status, method: input.paymentMethod.paymentType, provider: decision.provider?.type ?? 'none' });
         const now = deps.clock.now();
         const created: Charge = {

@@ -65,7 +65,7 @@ export interface RoutingFacts {
   cardBrand?: string;
   /** The card's first six digits; absent without a card, so that BIN and issuer country rules do not match. */
   first6?: string;
-  /** The charge's own fields a metadata condition reads (orderId, description, appInfo.platform.name, ...). */
+  /** The charge's paymentFlow.metadata by dotted path (see routingMetadataOf). */
   metadata?: Record<string, string>;
 }
 
@@ -88,30 +88,24 @@ export interface Route<P> {
   antifraudProviderId?: string;
 }
 
+/** How deep a metadata condition may reach into `paymentFlow.metadata` (`seller.tier` is two levels). */
+export const METADATA_DEPTH = 4;
+
 /**
- * The charge's own fields a metadata condition can read: `orderId`, `description`, `statementDescriptor`,
- * `customerId`, and each string, number or boolean in its appInfo by path (`appInfo.platform.name`), up to four
- * levels down. Charges carry no free metadata object of their own; these are what a client sets per charge.
+ * The values a metadata condition reads: the charge's `paymentFlow.metadata` (the object the public API and its
+ * SDK take for flow conditions), each string, number or boolean by its dotted path (`segment`, `seller.tier`), up
+ * to four levels down. Numbers and booleans are compared as their text (`2`, `true`).
  */
-export function routingMetadataOf(charge: {
-  orderId?: string | null;
-  description?: string | null;
-  statementDescriptor?: string | null;
-  customerId?: string | null;
-  appInfo?: Record<string, unknown> | null;
-}): Record<string, string> {
+export function routingMetadataOf(paymentFlow: Record<string, unknown> | null | undefined): Record<string, string> {
   const metadata: Record<string, string> = {};
-  for (const key of ['orderId', 'description', 'statementDescriptor', 'customerId'] as const) {
-    const value = charge[key];
-    if (typeof value === 'string') metadata[key] = value;
-  }
   const walk = (value: unknown, path: string, depth: number) => {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') metadata[path] = String(value);
-    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 4) {
-      for (const [key, inner] of Object.entries(value)) walk(inner, `${path}.${key}`, depth + 1);
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < METADATA_DEPTH) {
+      for (const [key, inner] of Object.entries(value)) walk(inner, path === '' ? key : `${path}.${key}`, depth + 1);
     }
   };
-  if (charge.appInfo) walk(charge.appInfo, 'appInfo', 0);
+  const root = paymentFlow?.['metadata'];
+  if (root !== null && typeof root === 'object' && !Array.isArray(root)) walk(root, '', 0);
   return metadata;
 }
 

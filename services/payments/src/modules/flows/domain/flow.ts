@@ -11,8 +11,8 @@ export interface FlowBinRange {
 
 /**
  * The conditions of a rule; all that are set must hold. `all` (and) and `any` (or) group conditions and nest.
- * `metadata` reads the charge's own fields: `orderId`, `description`, `statementDescriptor`, `customerId`, and
- * `appInfo.<path>` (`appInfo.platform.name`); each key's value must be one of the listed values.
+ * `metadata` reads the charge's `paymentFlow.metadata` by key or dotted path (`segment`, `seller.tier`); each key's
+ * value must be one of the listed values.
  */
 export interface FlowCondition {
   amountGte?: number;
@@ -91,9 +91,9 @@ const routeSchema = (what: string, least = 1) =>
       });
     });
 
-/** Keys a metadata condition may read: the charge's own fields, or a path into its appInfo. */
-export const FLOW_METADATA_FIELDS = ['orderId', 'description', 'statementDescriptor', 'customerId'] as const;
-const METADATA_KEY = /^appInfo(\.[A-Za-z0-9_-]{1,50}){1,4}$/;
+/** A key of a metadata condition: a key of the charge's paymentFlow.metadata, or a dotted path of at most four. */
+const METADATA_KEY = /^[A-Za-z0-9_-]{1,100}(\.[A-Za-z0-9_-]{1,100}){0,3}$/;
+const METADATA_KEY_MESSAGE = 'must be a key of paymentFlow.metadata (letters, digits, _ or -), or a dotted path of at most 4 keys';
 const MAX_GROUP = 20;
 const MAX_LIST = 50;
 /** How deep `all` and `any` groups may nest. */
@@ -150,9 +150,7 @@ const leafConditions = {
     )
     .superRefine((record, ctx) => {
       for (const key of Object.keys(record)) {
-        if (!(FLOW_METADATA_FIELDS as readonly string[]).includes(key) && !METADATA_KEY.test(key)) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `must be one of ${FLOW_METADATA_FIELDS.join(', ')} or appInfo.<path>` });
-        }
+        if (!METADATA_KEY.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: METADATA_KEY_MESSAGE });
       }
       if (Object.keys(record).length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one key' });
       if (Object.keys(record).length > MAX_LIST) ctx.addIssue({ code: 'custom', message: `must name at most ${MAX_LIST} keys` });
@@ -161,11 +159,12 @@ const leafConditions = {
     .optional(),
 };
 
-function checkRanges(when: { amountGte?: number | undefined; amountLte?: number | undefined; installmentsGte?: number | undefined; installmentsLte?: number | undefined }, ctx: z.RefinementCtx): void {
-  if (when.amountGte !== undefined && when.amountLte !== undefined && when.amountGte > when.amountLte) {
-    ctx.addIssue({ code: 'custom', path: ['amountLte'], message: 'must not be below amountGte' });
-  }
-  if (when.installmentsGte !== undefined && when.installmentsLte !== undefined && when.installmentsGte > when.installmentsLte) {
+/** Lower bounds above their upper bounds, checked whenever both are numbers, whatever else is broken. */
+function checkRanges(when: { amountGte?: unknown; amountLte?: unknown; installmentsGte?: unknown; installmentsLte?: unknown }, ctx: z.RefinementCtx): void {
+  if (typeof when !== 'object' || when === null) return;
+  const above = (low: unknown, high: unknown) => typeof low === 'number' && typeof high === 'number' && low > high;
+  if (above(when.amountGte, when.amountLte)) ctx.addIssue({ code: 'custom', path: ['amountLte'], message: 'must not be below amountGte' });
+  if (above(when.installmentsGte, when.installmentsLte)) {
     ctx.addIssue({ code: 'custom', path: ['installmentsLte'], message: 'must not be below installmentsGte' });
   }
 }
@@ -178,7 +177,7 @@ function conditionSchemaAt(depth: number): z.ZodType<FlowCondition> {
       : z.array(z.unknown()).max(0, `must not nest more than ${MAX_CONDITION_DEPTH} groups deep`).optional();
   return z
     .object({ ...leafConditions, all: group, any: group })
-    .superRefine(checkRanges)
+    .superRefine(checkRanges, { when: () => true })
     .transform((when) => compactCondition(when as FlowCondition)) as z.ZodType<FlowCondition>;
 }
 
@@ -209,11 +208,17 @@ const ruleSchema = z
     split: splitSchema.optional(),
     antifraudProviderId,
   })
-  .superRefine((rule, ctx) => {
-    const hasRoute = (rule.route?.length ?? 0) > 0;
-    if (rule.split && hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must be empty when the rule splits its volume' });
-    if (!rule.split && !hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must name at least one provider, or the rule must split' });
-  });
+  .superRefine(
+    (rule, ctx) => {
+      if (typeof rule !== 'object' || rule === null) return;
+      const hasRoute = Array.isArray(rule.route) && rule.route.length > 0;
+      const splits = rule.split !== undefined && rule.split !== null;
+      if (splits && hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must be empty when the rule splits its volume' });
+      if (!splits && !hasRoute) ctx.addIssue({ code: 'custom', path: ['route'], message: 'must name at least one provider, or the rule must split' });
+    },
+    // Checked even when other fields of the rule are broken, so that every broken field is named at once.
+    { when: () => true },
+  );
 
 const flowSchema = z.object({
   name: z.string().trim().max(200, 'must be at most 200 characters'),
