@@ -51,6 +51,11 @@ export interface AdyenSimulatorOptions {
   accounts: AdyenSimulatorAccount[];
   /** Where notifications of accounts without their own `webhookUrl` are posted (JSON); none: they are only kept. */
   webhookUrl?: string;
+  /**
+   * How far from the simulator's clock an encrypted field's generationtime may be (Adyen: a day). A test whose
+   * simulator runs on a fixed clock while the connector stamps fields with the system time widens it.
+   */
+  generationTimeWindowMs?: number;
   /** Called with every notification as it is made (before any post). */
   notify?: (notification: AdyenNotification) => void;
 }
@@ -130,6 +135,8 @@ export interface RunningAdyenSimulator extends RunningSimulator {
   /** The signature Adyen's manual computes for an item with the given hex key (for tests that forge items). */
   sign(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKey: string): string;
 }
+
+const DAY_MS = 24 * 3_600_000;
 
 class AdyenError extends Error {
   constructor(
@@ -277,7 +284,9 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     const open = (field: string, name: string): string | undefined => {
       if (!(field in method)) return undefined;
       const opened = key ? decryptField(key, name, method[field]) : undefined;
-      if (!opened || Math.abs(clock().getTime() - opened.generatedAt.getTime()) > 24 * 3_600_000) throw new AdyenError(422, '174', 'Unable to decrypt data', 'validation');
+      if (!opened || Math.abs(clock().getTime() - opened.generatedAt.getTime()) > (options.generationTimeWindowMs ?? DAY_MS)) {
+        throw new AdyenError(422, '174', 'Unable to decrypt data', 'validation');
+      }
       return opened.value;
     };
     const { encryptedCardNumber: _number, encryptedExpiryMonth: _month, encryptedExpiryYear: _year, encryptedSecurityCode: _cvc, ...rest } = method;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startAdyenSimulator, testTls, type AdyenNotification, type RunningAdyenSimulator } from '@platform/simulators';
+import { adyenClientEncryptionKeys, startAdyenSimulator, testTls, type AdyenNotification, type RunningAdyenSimulator } from '@platform/simulators';
 import { forgetTrustedAuthorities } from '../../../src/modules/connectors/kit/http';
 import { cardCharge, inlineCard, paymentSource, providerIdOf, startCharges, type RunningCharges } from '../../support/charges';
 
@@ -11,6 +11,9 @@ import { cardCharge, inlineCard, paymentSource, providerIdOf, startCharges, type
 
 const tls = testTls();
 const ACCOUNT = { apiKey: 'AQEyhmfxK4_platform_charges_key_0001', merchantAccount: 'LojaAdyenECOM', hmacKey: 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90' };
+const KEYS = adyenClientEncryptionKeys();
+/** A merchant account without the API PCI role: it takes the card's fields encrypted only. */
+const ENCRYPTED = { apiKey: 'AQEyhmfxK4_platform_encrypted_key_0002', merchantAccount: 'LojaCseECOM', hmacKey: '5A'.repeat(32), rawCardData: false, clientEncryptionPrivateKey: KEYS.privateKey };
 const VISA = '4111111111111111';
 
 let simulator: RunningAdyenSimulator;
@@ -18,7 +21,13 @@ let running: RunningCharges;
 const saved = { url: process.env.ADYEN_CHECKOUT_URL, ca: process.env.NODE_EXTRA_CA_CERTS };
 
 beforeAll(async () => {
-  simulator = await startAdyenSimulator({ accounts: [ACCOUNT], clock: () => new Date('2026-03-10T15:00:00Z') });
+  simulator = await startAdyenSimulator({
+    accounts: [ACCOUNT, ENCRYPTED],
+    clock: () => new Date('2026-03-10T15:00:00Z'),
+    // The service's connector stamps encrypted fields with the system time, as Adyen requires; this simulator's
+    // clock is fixed, so its one-day window for them is opened up.
+    generationTimeWindowMs: Number.MAX_SAFE_INTEGER,
+  });
   process.env.ADYEN_CHECKOUT_URL = simulator.checkoutUrl;
   process.env.NODE_EXTRA_CA_CERTS = tls.caFile;
   forgetTrustedAuthorities();
@@ -129,6 +138,30 @@ describe('Charges at Adyen', () => {
     // The same notification again changes nothing.
     await post(providerId, notification);
     expect((await running.client.getCharge({ clientId, id: charge.id })).updatedAt).toEqual(captured.updatedAt);
+  });
+
+  it('an entry whose account takes no raw card data sends the card’s fields encrypted, as its options say', async () => {
+    const clientId = randomUUID();
+    const merchant = await running.client.createMerchant({
+      clientId,
+      mcc: '5999',
+      name: 'Loja CSE',
+      merchantName: 'Loja CSE',
+      merchantUrl: 'https://loja.example.test',
+      providers: [
+        {
+          name: 'adyen',
+          priority: 1,
+          credentials: { type: 'ADYEN', apiKey: ENCRYPTED.apiKey, merchantAccount: ENCRYPTED.merchantAccount, hmacKey: ENCRYPTED.hmacKey, environment: 'sandbox' },
+          options: { cardData: 'encrypted', clientEncryptionPublicKey: KEYS.publicKey },
+        },
+      ],
+    });
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, VISA, { amount: 2200, paymentSource: adyenCard() }));
+    expect(charge).toMatchObject({ status: 'authorized', capturedAmount: 2200 });
+    const request = simulator.exchanges.filter((e) => e.route === '/payments').at(-1)!.requestBody as { paymentMethod: Record<string, unknown> };
+    expect(request.paymentMethod).toHaveProperty('encryptedCardNumber');
+    expect(request.paymentMethod).not.toHaveProperty('number');
   });
 
   it('a refusal fails the charge with the mapped code', async () => {
