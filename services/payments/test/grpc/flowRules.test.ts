@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { payments } from '@platform/contracts';
+import { chargeRoutes } from '../../src/modules/charges/app/metrics';
 import { splitBranchOf } from '../../src/modules/charges/domain/routing';
 import { cardCharge, cardNumberEnding, createMerchant, failureOf, paymentMethod, pixCharge, providerIdOf, startCharges, type RunningCharges } from '../support/charges';
 
@@ -27,6 +28,12 @@ async function merchantWithProviders(clientId: string): Promise<{ merchant: paym
   ]);
   const id = (name: string) => providerIdOf(merchant, name);
   return { merchant, first: id('first'), second: id('second'), third: id('third'), af1: id('af1'), af2: id('af2') };
+}
+
+/** charge_routes_total by reason, as the service counted so far in this process. */
+async function routesCounted(): Promise<Record<string, number>> {
+  const { values } = await chargeRoutes.get();
+  return Object.fromEntries(values.map((v) => [String(v.labels.reason), v.value]));
 }
 
 const reasons = (charge: payments.Charge) => charge.transactionRequests.filter((r) => r.requestType === 'authorization').map((r) => r.routingReason);
@@ -206,6 +213,7 @@ describe('CreateCharge: routed by the rule conditions', () => {
     });
     const charge = (number: string, overrides: Partial<payments.CreateChargeRequest> = {}) =>
       running.client.createCharge(cardCharge(clientId, merchant.id, number, overrides));
+    const before = await routesCounted();
 
     const vip = await charge(cardNumberEnding('1', BR_VISA), { paymentFlow: { metadata: { segment: 'gold' } } });
     expect([vip.providerId, reasons(vip)]).toEqual([third, ['flow rule 1']]);
@@ -231,6 +239,8 @@ describe('CreateCharge: routed by the rule conditions', () => {
 
     // Read back from the store as answered.
     expect(await running.client.getCharge({ clientId, id: american.id })).toEqual(american);
+    const after = await routesCounted();
+    expect([(after['flow_rule'] ?? 0) - (before['flow_rule'] ?? 0), (after['flow_default'] ?? 0) - (before['flow_default'] ?? 0)]).toEqual([5, 1]);
   });
 
   it('records priority for a payment method without a flow', async () => {
@@ -260,12 +270,15 @@ describe('CreateCharge: routed by the rule conditions', () => {
       { providerId: second, reason: 'flow rule 1, split branch 2 of 2 (50%)', antifraud: af2 },
     ];
     const seen = new Set<number>();
+    const splitBefore = (await routesCounted())['flow_split'] ?? 0;
+    let charges = 0;
     // Each charge is checked against the hash of its id; charges go on until both branches were taken (the
     // chance that 40 charges all take one branch is 2^-39).
     for (let n = 0; n < 40 && seen.size < 2; n += 1) {
       const request = cardCharge(clientId, merchant.id, cardNumberEnding('1', BR_VISA), { fraudAnalysis: { customer: { name: 'Ana Lima', identity: '11122233301' } } });
       const idempotencyKey = randomUUID();
       const charge = await running.client.createCharge(request, { idempotencyKey });
+      charges += 1;
       const branch = splitBranchOf(branches, charge.id);
       seen.add(branch);
       expect({ providerId: charge.providerId, reason: reasons(charge)[0], antifraud: charge.antifraud?.providerId }).toEqual(expected[branch]);
@@ -273,5 +286,7 @@ describe('CreateCharge: routed by the rule conditions', () => {
       expect([retried.id, reasons(retried)]).toEqual([charge.id, reasons(charge)]);
     }
     expect([...seen].sort()).toEqual([0, 1]);
+    // A replay answers the stored charge: only the first request of each key was routed.
+    expect(((await routesCounted())['flow_split'] ?? 0) - splitBefore).toBe(charges);
   });
 });
