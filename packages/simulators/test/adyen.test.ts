@@ -211,7 +211,10 @@ describe('Adyen Checkout simulator', () => {
     expect(await send('/payments', body, ENCRYPTED.apiKey)).toMatchObject({ status: 200, body: { resultCode: 'Authorised' } });
     expect(decryptField(KEYS.privateKey, 'number', method.encryptedCardNumber)).toEqual({ value: '4111111111111111', generatedAt: new Date(at) });
     expect(decryptField(KEYS.privateKey, 'cvc', method.encryptedCardNumber)).toBeUndefined();
-    const tampered = method.encryptedSecurityCode.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const parts = method.encryptedSecurityCode.split('.');
+    const tag = Buffer.from(parts[4]!, 'base64url');
+    tag[0] = tag[0]! ^ 0xff;
+    const tampered = [...parts.slice(0, 4), tag.toString('base64url')].join('.');
     expect(await send('/payments', { ...body, paymentMethod: { ...method, encryptedSecurityCode: tampered } }, ENCRYPTED.apiKey)).toMatchObject({ status: 422, body: { errorCode: '174' } });
     const stale = jwe(KEYS.publicKey, { number: '4111111111111111', generationtime: '2026-03-08T11:00:00.000Z' });
     expect(await send('/payments', { ...body, paymentMethod: { ...method, encryptedCardNumber: stale } }, ENCRYPTED.apiKey)).toMatchObject({ status: 422, body: { errorCode: '174' } });
