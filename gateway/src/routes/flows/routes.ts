@@ -39,7 +39,8 @@ export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDef
       path: '/v1/flows',
       operationId: 'createFlow',
       summary: 'Create the routing flow of a merchant for one payment method',
-      description: 'A charge of that payment method is routed by the first rule that matches, else by defaultRoute.',
+      description:
+        "A charge of that payment method is routed by the first rule that matches, else by defaultRoute. A rule's conditions (amount and installment bounds, card brand, currency, payment type, BIN ranges, issuer country, the charge's paymentFlow.metadata) must all hold; all and any group them and nest. A rule routes on its route, or splits the volume between routes by a hash of the charge id (a retry with the same idempotency key takes the same branch), and may name the antifraud entry of its charges. Each authorization of a charge says in routingReason why its provider was tried.",
       tags,
       resource: 'flows',
       body: CreateFlowBody,
