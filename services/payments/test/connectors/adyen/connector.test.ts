@@ -176,7 +176,7 @@ describe('Adyen connector against its simulator', () => {
   it('a capture Adyen refuses (more than authorized) is told by a CAPTURE notification with success false', async () => {
     const psp = pspOf(await provider.authorize(request({ amount: 1000, capture: false }), call()));
     expect(await provider.capture(operation(psp, 1500), call())).toMatchObject({ status: 'pending' });
-    expect(read(await notificationOf(psp, 'CAPTURE')).transactions).toEqual([{ transactionId: psp, status: 'failed', providerStatus: 'CAPTURE:false' }]);
+    expect(read(await notificationOf(psp, 'CAPTURE')).transactions).toEqual([{ transactionId: psp, status: 'failed', providerStatus: 'CAPTURE:false (Insufficient balance on payment)' }]);
   });
 
   it('cancels a pre-authorization: POST /cancels, settled by the CANCELLATION notification', async () => {
@@ -200,7 +200,7 @@ describe('Adyen connector against its simulator', () => {
     expect(simulator.payment(psp)).toMatchObject({ refundedAmount: 1500 });
 
     expect(await provider.refund(operation(psp, 3000), call())).toMatchObject({ status: 'pending' });
-    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'authorized', providerStatus: 'REFUND:false' }]);
+    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'authorized', providerStatus: 'REFUND:false (Insufficient balance on payment)' }]);
     expect(simulator.payment(psp)).toMatchObject({ refundedAmount: 1500 });
   });
 
@@ -235,7 +235,7 @@ describe('Adyen connector against its simulator', () => {
     expect(outcomes).toEqual([
       [[true, 'pre_authorized', 'AUTHORISATION:true:held']],
       [[true, 'authorized', 'AUTHORISATION:true']],
-      [[true, 'failed', 'AUTHORISATION:false']],
+      [[true, 'failed', 'AUTHORISATION:false (Refused)']],
     ]);
   });
 
@@ -370,6 +370,13 @@ describe('Adyen notifications', () => {
   const signed = (fields: Omit<AdyenNotificationItem, 'additionalData'>, key = ACCOUNT.hmacKey) => ({
     live: 'false',
     notificationItems: [{ NotificationRequestItem: { additionalData: { hmacSignature: adyenSignature(fields, key) }, ...fields } }],
+  });
+
+  it('keeps a refusal’s reason with its status, never a success’s (an AUTHORISATION reason holds card digits)', () => {
+    const refused = read(signed(item({ success: 'false', reason: 'CVC Declined', pspReference: '8800000000000004' })));
+    expect(refused.transactions).toEqual([{ transactionId: '8800000000000004', status: 'failed', providerStatus: 'AUTHORISATION:false (CVC Declined)' }]);
+    const authorised = read(signed(item({ reason: '874574:1111:03/2030', pspReference: '8800000000000005' })));
+    expect(authorised.transactions).toEqual([{ transactionId: '8800000000000005', status: 'authorized', providerStatus: 'AUTHORISATION:true' }]);
   });
 
   it('reads each signed item: a modification names its payment by originalReference', () => {

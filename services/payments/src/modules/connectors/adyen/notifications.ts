@@ -1,6 +1,7 @@
 import { hmacValidator as HmacValidator, type Types } from '@adyen/api-library';
 import { NotificationRefusedError, type NotificationReader, type NotificationReading } from '../domain/types';
 import { adyenCredentials } from './credentials';
+import { redact } from './errors';
 import { ADYEN_NOTIFICATION_STATUSES } from './statusTable';
 import { HELD_REFERENCE_SUFFIX } from './transformers';
 
@@ -91,7 +92,10 @@ export const adyenNotifications: NotificationReader = {
       const held = item.eventCode === 'AUTHORISATION' && item.success === 'true' && item.merchantReference.endsWith(HELD_REFERENCE_SUFFIX);
       const key = `${item.eventCode}:${item.success}${held ? ':held' : ''}`;
       const status = ADYEN_NOTIFICATION_STATUSES[key];
-      if (status) transactions.push({ transactionId: paymentOf(item), status, providerStatus: key });
+      // A refusal's reason is kept with it ("Insufficient balance on payment"); a success's reason is never kept (an
+      // AUTHORISATION's carries the card's last digits and expiry).
+      const reason = item.success === 'false' && item.reason ? ` (${redact(item.reason).slice(0, 80)})` : '';
+      if (status) transactions.push({ transactionId: paymentOf(item), status, providerStatus: `${key}${reason}` });
     }
     return { transactions, reply: { status: 200, body: ADYEN_ACCEPTED } };
   },
