@@ -10,7 +10,7 @@ export function banner(options: {
   /** Each process's metrics port, by process name, in the order to print them. */
   metricsPorts: Record<string, number>;
   credentialsFile: string;
-  credentials: { clientId?: string; apiKey?: string; adminToken: string; demoMerchantId?: string };
+  credentials: { clientId?: string; apiKey?: string; adminToken: string; demoMerchantId?: string; demoPspMerchantId?: string };
   firstStart: boolean;
 }): string[] {
   const { port, credentialsFile, credentials } = options;
@@ -33,6 +33,9 @@ export function banner(options: {
   }
   if (credentials.demoMerchantId) {
     lines.push(`Demo merchant (Cielo, then Rede, then SANDBOX; Pix at Efí; all simulated on this machine): ${credentials.demoMerchantId}`);
+  }
+  if (credentials.demoPspMerchantId) {
+    lines.push(`PSP demo merchant (Pagar.me, then Mercado Pago, Stripe, Adyen, SANDBOX; simulated): ${credentials.demoPspMerchantId}`);
   }
   const metrics = Object.entries(options.metricsPorts);
   if (metrics.length > 0) {

