@@ -55,6 +55,7 @@ describe('Adyen Checkout simulator', () => {
       accounts: [ACCOUNT, OTHER, ENCRYPTED],
       clock: () => new Date('2026-03-10T12:00:00Z'),
       webhookUrl: `http://127.0.0.1:${port}/v1/provider-notifications/entry`,
+      webhookDelayMs: 0,
     });
   });
   afterAll(async () => {
@@ -183,6 +184,27 @@ describe('Adyen Checkout simulator', () => {
     await simulator.idle();
     expect(received.at(-1)!.notificationItems[0]!.NotificationRequestItem.pspReference).toBe(heard);
     expect(() => simulator.setWebhookUrl('NoSuchAccount', undefined)).toThrow();
+  });
+
+  it('posts a notification a moment after its event, never inside the answer, and drops what is still waiting at close', async () => {
+    const port = (merchant.address() as AddressInfo).port;
+    const slow = await startAdyenSimulator({ accounts: [ACCOUNT], webhookUrl: `http://127.0.0.1:${port}/slow`, webhookDelayMs: 60_000 });
+    const posted = received.length;
+    const answer = await new Promise<number>((resolve, reject) => {
+      const req = request(`${slow.checkoutUrl}/payments`, { method: 'POST', ca: tls.ca, headers: { 'content-type': 'application/json', 'x-api-key': ACCOUNT.apiKey } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(payment()));
+    });
+    expect(answer).toBe(200);
+    expect(slow.notifications).toHaveLength(1);
+    expect(received.length).toBe(posted);
+    await slow.close();
+    await slow.idle();
+    expect(slow.deliveries).toEqual([{ error: 'not delivered', body: slow.notifications[0] }]);
+    expect(received.length).toBe(posted);
   });
 
   it('answers a repeated Idempotency-Key with the first answer and creates nothing', async () => {

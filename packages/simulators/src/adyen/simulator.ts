@@ -56,6 +56,11 @@ export interface AdyenSimulatorOptions {
    * simulator runs on a fixed clock while the connector stamps fields with the system time widens it.
    */
   generationTimeWindowMs?: number;
+  /**
+   * How long after its event a notification is posted to a webhook URL (250 ms by default): Adyen posts a moment
+   * later, never inside the answer that caused it. Notifications are in `notifications` at once either way.
+   */
+  webhookDelayMs?: number;
   /** Called with every notification as it is made (before any post). */
   notify?: (notification: AdyenNotification) => void;
 }
@@ -203,6 +208,8 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     pending.add(work);
     void work.finally(() => pending.delete(work));
   };
+  const timers = new Map<NodeJS.Timeout, () => void>();
+  let closed = false;
   let stalled = false;
   let failure: number | undefined;
   let sequence = 0;
@@ -239,8 +246,14 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     const url = webhooks.get(notification.notificationItems[0]!.NotificationRequestItem.merchantAccountCode);
     if (!url) return;
     track(
-      new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notification) }))
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, options.webhookDelayMs ?? 250);
+        timers.set(timer, resolve);
+      })
+        .then(() => (closed ? Promise.reject(new Error('closed')) : fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(notification) })))
         .then((answer) => void deliveries.push({ status: answer.status, body: notification }))
         .catch(() => void deliveries.push({ error: 'not delivered', body: notification })),
     );
@@ -498,6 +511,13 @@ export async function startAdyenSimulator(options: AdyenSimulatorOptions): Promi
     },
     sign: adyenSignature,
     close: async () => {
+      closed = true;
+      // Posts still waiting are dropped, as a webhook to a merchant that went away.
+      for (const [timer, resolve] of timers) {
+        clearTimeout(timer);
+        resolve();
+      }
+      timers.clear();
       for (const res of held) res.destroy();
       held.clear();
       await running.close();
