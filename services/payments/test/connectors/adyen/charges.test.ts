@@ -100,6 +100,28 @@ describe('Charges at Adyen', () => {
     expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 600, refundedAmount: 200 });
   });
 
+  it('settles each modification once: a CAPTURE or REFUND notification heard again refunds nothing more', async () => {
+    const clientId = randomUUID();
+    const { merchantId, providerId } = await adyenMerchant(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchantId, VISA, { amount: 1000, capture: false, paymentSource: adyenCard() }));
+    const psp = pspOf(charge);
+    await running.client.captureCharge({ clientId, id: charge.id, amount: 800 });
+    const capture = await notificationOf(psp, 'CAPTURE');
+    await post(providerId, capture);
+    await running.client.voidCharge({ clientId, id: charge.id, amount: 300, splitRules: [] });
+    const refund = await notificationOf(psp, 'REFUND');
+    await post(providerId, refund);
+    const settled = await running.client.getCharge({ clientId, id: charge.id });
+    expect(settled).toMatchObject({ status: 'authorized', capturedAmount: 800, refundedAmount: 300 });
+
+    // Adyen sends again what it is not sure was received: each post changes nothing now.
+    for (const again of [refund, capture, refund]) expect((await post(providerId, again)).status).toBe(200);
+    const after = await running.client.getCharge({ clientId, id: charge.id });
+    expect(after).toMatchObject({ status: 'authorized', capturedAmount: 800, refundedAmount: 300 });
+    expect(after.updatedAt).toEqual(settled.updatedAt);
+    expect(after.transactionRequests.filter((r) => r.requestType === 'refund')).toHaveLength(1);
+  });
+
   it('a capture Adyen refuses leaves the pre-authorization as it was, its request failed', async () => {
     const clientId = randomUUID();
     const { merchantId, providerId } = await adyenMerchant(clientId);

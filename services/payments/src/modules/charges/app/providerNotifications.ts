@@ -1,11 +1,11 @@
 import { errors, isUuid, scheduleJob, type Job, type JobOutcome } from '@platform/kit';
 import { callWithTimeout } from '../../connectors/app/call';
-import { NotificationRefusedError, type PaymentProvider, type ProviderChargeStatus } from '../../connectors/domain/types';
+import { NotificationRefusedError, type NotifiedOperation, type PaymentProvider, type ProviderChargeStatus } from '../../connectors/domain/types';
 import type { ProviderEntry } from '../../connectors/app/providerEntries';
 import type { Charge } from '../domain/charge';
 import type { ObservedStatus } from '../domain/providerStatus';
 import type { ChargeDeps } from './deps';
-import { followProvider } from './providerStatus';
+import { followOperation, followProvider } from './providerStatus';
 
 export interface InboundProviderNotification {
   providerId: string;
@@ -61,7 +61,11 @@ export async function receiveProviderNotification(deps: ChargeDeps, inbound: Inb
       unanswered++;
       continue;
     }
-    if (observed) await followProvider(deps, charge, observed);
+    if (observed && transaction.operation) {
+      if ((await followOperation(deps, charge, transaction.operation, observed)) === 'busy') unanswered++;
+    } else if (observed) {
+      await followProvider(deps, charge, observed);
+    }
   }
   // The provider sends it again later: what was applied stays applied, the rest is applied then.
   if (unanswered > 0) throw errors.unavailable('The provider could not be asked about the notified transactions; send it again later');
@@ -118,6 +122,7 @@ interface HeldNotification {
   transactionId: string;
   status?: ProviderChargeStatus;
   providerStatus?: string;
+  operation?: NotifiedOperation;
   /** Which look this is, from 1. */
   look: number;
 }
@@ -131,13 +136,14 @@ interface HeldNotification {
 async function holdEarlyNotification(
   deps: Pick<ChargeDeps, 'pool' | 'clock' | 'log'>,
   providerId: string,
-  transaction: { transactionId: string; status?: ProviderChargeStatus; providerStatus?: string },
+  transaction: { transactionId: string; status?: ProviderChargeStatus; providerStatus?: string; operation?: NotifiedOperation },
 ): Promise<void> {
   const payload: HeldNotification = {
     providerId,
     transactionId: transaction.transactionId,
     ...(transaction.status ? { status: transaction.status } : {}),
     ...(transaction.providerStatus ? { providerStatus: transaction.providerStatus } : {}),
+    ...(transaction.operation ? { operation: transaction.operation } : {}),
     look: 1,
   };
   await scheduleJob(deps.pool, {
@@ -170,6 +176,14 @@ export async function lookAgain(deps: ChargeDeps, job: Pick<Job, 'payload'>): Pr
     : await askStatus(deps, adapter, entry, charge, held.transactionId);
   // No answer now: the job's own retry asks again.
   if (observed === 'unanswered') throw errors.unavailable('The provider could not be asked about a held notification');
-  if (observed) await followProvider(deps, charge, observed);
+  if (observed && held.operation) {
+    const delay = EARLY_NOTIFICATION_DELAYS_MS[held.look];
+    // An operation on the charge is being asked right now: looked at again after its answer.
+    if ((await followOperation(deps, charge, held.operation, observed)) === 'busy' && delay !== undefined) {
+      return { rescheduleAt: new Date(deps.clock.now().getTime() + delay), payload: { ...held, look: held.look + 1 } };
+    }
+  } else if (observed) {
+    await followProvider(deps, charge, observed);
+  }
   return undefined;
 }

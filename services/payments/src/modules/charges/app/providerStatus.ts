@@ -1,4 +1,5 @@
 import { withTransaction, type PoolClient } from '@platform/kit';
+import type { NotifiedOperation } from '../../connectors/domain/types';
 import type { Charge, TransactionRequestRecord } from '../domain/charge';
 import { canTransition } from '../domain/chargeStatus';
 import { applyProviderStatus, operationVerdict, type ObservedStatus } from '../domain/providerStatus';
@@ -43,41 +44,105 @@ const said = (observed: ObservedStatus) => observed.providerStatus ?? observed.s
 async function settleAccepted(deps: FollowDeps, tx: PoolClient, charge: Charge, reservations: Reservation[], observed: ObservedStatus): Promise<boolean> {
   let current = charge;
   let changed = false;
-  for (const [index, { request, cause }] of reservations.entries()) {
-    const type = request.requestType;
+  for (const [index, reservation] of reservations.entries()) {
+    const type = reservation.request.requestType;
     if (type !== 'capture' && type !== 'void' && type !== 'refund') continue;
-    const verdict = operationVerdict({ type, amount: request.amount }, current, observed);
+    const verdict = operationVerdict({ type, amount: reservation.request.amount }, current, observed);
     if (verdict === 'waiting') continue;
-    const at = deps.clock.now();
-    if (verdict === 'done') {
-      const done: TransactionRequestRecord = { ...request, requestStatus: 'success', message: `${type} done (provider: ${said(observed)})`, updatedAt: at };
-      current = (await settleReserved(deps, tx, done, cause)).charge;
-      changed = true;
-      continue;
-    }
-    const refused: TransactionRequestRecord = { ...request, requestStatus: 'failed', message: `${type} refused (provider: ${said(observed)})`, updatedAt: at };
-    if (!(await deps.store.settle(tx, refused))) continue;
-    changed = true;
-    // Back to where the charge was before it waited, unless another refund is still waiting.
-    const back = current.status === 'capture_pending' ? 'pre_authorized' : current.status === 'refund_pending' ? 'authorized' : undefined;
     const othersWaiting = reservations.slice(index + 1).some((r) => r.request.requestType === 'refund');
-    if (!back || othersWaiting || !canTransition(current.status, back, 'notification')) continue;
-    current = { ...current, status: back, updatedAt: at };
-    await deps.store.update(tx, current);
-    await recordChargeEvent(tx, current, at);
+    const settled = await settleOne(deps, tx, current, reservation, verdict, said(observed), othersWaiting);
+    if (!settled) continue;
+    current = settled;
+    changed = true;
   }
   if (changed) await deps.store.setSync(tx, charge.clientId, charge.id, { nextAt: null, attempts: 0, stoppedAt: null });
   return changed;
 }
 
+/** One accepted operation, done or refused: the charge as it is then, or undefined when it was settled already. */
+async function settleOne(
+  deps: FollowDeps,
+  tx: PoolClient,
+  current: Charge,
+  { request, cause }: Reservation,
+  verdict: 'done' | 'refused',
+  providerSaid: string,
+  othersWaiting: boolean,
+): Promise<Charge | undefined> {
+  const type = request.requestType;
+  const at = deps.clock.now();
+  if (verdict === 'done') {
+    const done: TransactionRequestRecord = { ...request, requestStatus: 'success', message: `${type} done (provider: ${providerSaid})`, updatedAt: at };
+    return (await settleReserved(deps, tx, done, cause)).charge;
+  }
+  const refused: TransactionRequestRecord = { ...request, requestStatus: 'failed', message: `${type} refused (provider: ${providerSaid})`, updatedAt: at };
+  if (!(await deps.store.settle(tx, refused))) return undefined;
+  // Back to where the charge was before it waited, unless another refund is still waiting.
+  const back = current.status === 'capture_pending' ? 'pre_authorized' : current.status === 'refund_pending' ? 'authorized' : undefined;
+  if (!back || othersWaiting || !canTransition(current.status, back, 'notification')) return current;
+  const moved: Charge = { ...current, status: back, updatedAt: at };
+  await deps.store.update(tx, moved);
+  await recordChargeEvent(tx, moved, at);
+  return moved;
+}
+
+/**
+ * A notification about one capture, cancel or refund, by the provider's reference for it: the accepted operation
+ * with that reference is settled (done or refused), once; a notification of one already settled changes nothing,
+ * whatever status it implies (a REFUND heard again never refunds twice). One the platform never asked (a refund made
+ * at the provider) is recorded with its amount and reference, so it too counts once; a capture or cancel it never
+ * asked follows the status. 'busy': an operation on the charge is being asked right now, so the notification cannot be
+ * told apart from its answer: the caller answers the provider with an error, and it sends the notification again.
+ */
+export async function followOperation(
+  deps: FollowDeps,
+  target: { clientId: string; id: string },
+  operation: NotifiedOperation,
+  observed: ObservedStatus,
+): Promise<'changed' | 'unchanged' | 'busy'> {
+  const outcome = await withTransaction(deps.pool, async (tx): Promise<'changed' | 'unchanged' | 'busy' | 'follow'> => {
+    const charge = await deps.store.findById(tx, target.clientId, target.id, { forUpdate: true });
+    if (!charge) return 'unchanged';
+    const named = (r: TransactionRequestRecord) => r.requestType === operation.type && r.transactionId === operation.reference;
+    if (charge.transactionRequests.some((r) => named(r) && r.requestStatus !== 'pending')) return 'unchanged';
+    const reservations = await deps.store.reservationsOf(tx, charge.clientId, charge.id);
+    const reservation = reservations.find((r) => named(r.request));
+    if (reservation) {
+      if (reservation.acceptedAt === null) return 'busy';
+      const othersWaiting = reservations.some((r) => r !== reservation && r.request.requestType === 'refund');
+      const settled = await settleOne(deps, tx, charge, reservation, operation.succeeded ? 'done' : 'refused', said(observed), othersWaiting);
+      if (!settled) return 'unchanged';
+      await deps.store.setSync(tx, charge.clientId, charge.id, { nextAt: null, attempts: 0, stoppedAt: null });
+      return 'changed';
+    }
+    if (reservations.some((r) => r.acceptedAt === null)) return 'busy';
+    if (operation.type !== 'refund' || !operation.succeeded || !(operation.amount !== undefined && operation.amount > 0)) return 'follow';
+    // A refund made at the provider: on record once, under the provider's reference.
+    if (charge.status !== 'authorized' && charge.status !== 'refund_pending') return 'unchanged';
+    const refunded = Math.min(charge.capturedAmount, charge.refundedAmount + operation.amount);
+    const amount = refunded - charge.refundedAmount;
+    if (amount <= 0) return 'unchanged';
+    const at = deps.clock.now();
+    const status = refunded >= charge.capturedAmount ? 'voided' : charge.status;
+    const next: Charge = { ...charge, status, refundedAmount: refunded, updatedAt: at };
+    await deps.store.update(tx, next);
+    await recordUnaskedRefund(deps, tx, next, amount, observed, operation.reference);
+    await recordChargeEvent(tx, next, at);
+    return 'changed';
+  });
+  if (outcome === 'follow') return (await followProvider(deps, target, observed)) ? 'changed' : 'unchanged';
+  if (outcome === 'changed') deps.outbox?.kick();
+  return outcome;
+}
+
 /** A refund made at the provider, not through the platform: on record as a successful refund request. */
-async function recordUnaskedRefund(deps: FollowDeps, tx: PoolClient, charge: Charge, amount: number, observed: ObservedStatus): Promise<void> {
+async function recordUnaskedRefund(deps: FollowDeps, tx: PoolClient, charge: Charge, amount: number, observed: ObservedStatus, reference?: string): Promise<void> {
   const request = reservedRequest(deps, charge, [], { type: 'refund', amount });
   await deps.store.reserve(tx, { request, cause: { by: 'client' }, acceptedAt: null });
   await deps.store.settle(tx, {
     ...request,
     requestStatus: 'success',
-    transactionId: authorizationOf(charge),
+    transactionId: reference ?? authorizationOf(charge),
     message: `refund seen at the provider (${said(observed)})`,
   });
 }

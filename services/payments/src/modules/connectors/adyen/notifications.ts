@@ -72,6 +72,15 @@ export function paymentOf(item: Pick<Item, 'pspReference' | 'originalReference'>
   return item.originalReference ? item.originalReference : item.pspReference;
 }
 
+/** The modification events (manual: "Webhook types", "Modifications") and the operation each settles. */
+const MODIFICATIONS: Readonly<Record<string, 'capture' | 'void' | 'refund'>> = {
+  CAPTURE: 'capture',
+  CAPTURE_FAILED: 'capture',
+  CANCELLATION: 'void',
+  REFUND: 'refund',
+  REFUND_FAILED: 'refund',
+};
+
 export const adyenNotifications: NotificationReader = {
   read(notification, credentials): NotificationReading {
     const parsed = adyenCredentials.safeParse(credentials);
@@ -95,7 +104,26 @@ export const adyenNotifications: NotificationReader = {
       // A refusal's reason is kept with it ("Insufficient balance on payment"); a success's reason is never kept (an
       // AUTHORISATION's carries the card's last digits and expiry).
       const reason = item.success === 'false' && item.reason ? ` (${redact(item.reason).slice(0, 80)})` : '';
-      if (status) transactions.push({ transactionId: paymentOf(item), status, providerStatus: `${key}${reason}` });
+      const operation = MODIFICATIONS[item.eventCode];
+      if (status) {
+        transactions.push({
+          transactionId: paymentOf(item),
+          status,
+          providerStatus: `${key}${reason}`,
+          // A modification's item names it by its own pspReference: that one capture, cancel or refund is settled, once.
+          ...(operation && item.originalReference
+            ? {
+                operation: {
+                  type: operation,
+                  reference: item.pspReference,
+                  // CAPTURE_FAILED "true": the capture the acquirer first took failed after all.
+                  succeeded: item.success === 'true' && !item.eventCode.endsWith('_FAILED'),
+                  amount: Number(item.amount.value),
+                },
+              }
+            : {}),
+        });
+      }
     }
     return { transactions, reply: { status: 200, body: ADYEN_ACCEPTED } };
   },

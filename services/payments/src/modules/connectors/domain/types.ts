@@ -166,8 +166,21 @@ export interface InboundNotification {
  * What a notification named. The platform never trusts a status in the body: for each transaction it asks the
  * provider (`query`), unless the connector verified a signature over the body and gives the status itself.
  */
+/**
+ * A notification about one capture, cancel or refund (a modification), named by the provider's own reference for it
+ * (what the connector answered as the pending operation's transactionId). Settles exactly that operation once: the
+ * same notification again finds it settled and changes nothing, whatever the charge's status says.
+ */
+export interface NotifiedOperation {
+  type: 'capture' | 'void' | 'refund';
+  reference: string;
+  succeeded: boolean;
+  /** In minor units, when the provider says it (a refund made at the provider, not through the platform, is recorded with it). */
+  amount?: number;
+}
+
 export interface NotificationReading {
-  transactions: Array<{ transactionId: string; status?: ProviderChargeStatus; providerStatus?: string }>;
+  transactions: Array<{ transactionId: string; status?: ProviderChargeStatus; providerStatus?: string; operation?: NotifiedOperation }>;
   /** What the provider expects back (most want a bare 200). */
   reply?: { status: number; body?: unknown };
 }
