@@ -167,7 +167,7 @@ describe('Adyen connector against its simulator', () => {
 
     const reading = read(await notificationOf(psp, 'CAPTURE'));
     expect(reading).toEqual({
-      transactions: [{ transactionId: psp, status: 'authorized', providerStatus: 'CAPTURE:true' }],
+      transactions: [{ transactionId: psp, status: 'authorized', providerStatus: 'CAPTURE:true', operation: { type: 'capture', reference: captured.status === 'pending' ? captured.transactionId : '', succeeded: true, amount: 3000 } }],
       reply: { status: 200, body: { notificationResponse: '[accepted]' } },
     });
     expect(simulator.payment(psp)).toMatchObject({ capturedAmount: 3000 });
@@ -176,7 +176,7 @@ describe('Adyen connector against its simulator', () => {
   it('a capture Adyen refuses (more than authorized) is told by a CAPTURE notification with success false', async () => {
     const psp = pspOf(await provider.authorize(request({ amount: 1000, capture: false }), call()));
     expect(await provider.capture(operation(psp, 1500), call())).toMatchObject({ status: 'pending' });
-    expect(read(await notificationOf(psp, 'CAPTURE')).transactions).toEqual([{ transactionId: psp, status: 'failed', providerStatus: 'CAPTURE:false (Insufficient balance on payment)' }]);
+    expect(read(await notificationOf(psp, 'CAPTURE')).transactions).toEqual([{ transactionId: psp, status: 'failed', providerStatus: 'CAPTURE:false (Insufficient balance on payment)', operation: expect.objectContaining({ type: 'capture', succeeded: false }) }]);
   });
 
   it('cancels a pre-authorization: POST /cancels, settled by the CANCELLATION notification', async () => {
@@ -185,7 +185,7 @@ describe('Adyen connector against its simulator', () => {
     const exchange = lastExchange('/payments/{paymentPspReference}/cancels');
     expect(check(requestSchema('/payments/{paymentPspReference}/cancels'), exchange.requestBody).errors).toEqual([]);
     expect(check(responseSchema('/payments/{paymentPspReference}/cancels', 201), exchange.responseBody).errors).toEqual([]);
-    expect(read(await notificationOf(psp, 'CANCELLATION')).transactions).toEqual([{ transactionId: psp, status: 'voided', providerStatus: 'CANCELLATION:true' }]);
+    expect(read(await notificationOf(psp, 'CANCELLATION')).transactions).toEqual([{ transactionId: psp, status: 'voided', providerStatus: 'CANCELLATION:true', operation: expect.objectContaining({ type: 'void', succeeded: true }) }]);
     expect(simulator.payment(psp)).toMatchObject({ cancelled: true });
   });
 
@@ -196,11 +196,11 @@ describe('Adyen connector against its simulator', () => {
     expect(exchange.requestBody).toMatchObject({ amount: { currency: 'BRL', value: 1500 } });
     expect(check(requestSchema('/payments/{paymentPspReference}/refunds'), exchange.requestBody).errors).toEqual([]);
     expect(check(responseSchema('/payments/{paymentPspReference}/refunds', 201), exchange.responseBody).errors).toEqual([]);
-    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'voided', providerStatus: 'REFUND:true' }]);
+    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'voided', providerStatus: 'REFUND:true', operation: expect.objectContaining({ type: 'refund', succeeded: true }) }]);
     expect(simulator.payment(psp)).toMatchObject({ refundedAmount: 1500 });
 
     expect(await provider.refund(operation(psp, 3000), call())).toMatchObject({ status: 'pending' });
-    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'authorized', providerStatus: 'REFUND:false (Insufficient balance on payment)' }]);
+    expect(read(await notificationOf(psp, 'REFUND')).transactions).toEqual([{ transactionId: psp, status: 'authorized', providerStatus: 'REFUND:false (Insufficient balance on payment)', operation: expect.objectContaining({ type: 'refund', succeeded: false }) }]);
     expect(simulator.payment(psp)).toMatchObject({ refundedAmount: 1500 });
   });
 
