@@ -99,6 +99,22 @@ describe('UpdateProvider', () => {
     expect(error.businessCode).toBe('provider_in_flow');
   });
 
+  it('keeps a provider named only in a branch of a split a payment provider', async () => {
+    const clientId = randomUUID();
+    const merchant = await merchantWithTwoProviders(clientId);
+    const [first, second] = merchant.providers;
+    await running.client.createFlow({
+      clientId,
+      merchantId: merchant.id,
+      name: '',
+      paymentMethod: 'credit',
+      rules: [{ when: {}, route: [], split: { branches: [{ percentage: 60, route: [first!.id] }, { percentage: 40, route: [second!.id] }] } }],
+      defaultRoute: [first!.id],
+    });
+    const error = await failureOf(running.client.updateProvider({ clientId, id: second!.id, credentials: { type: 'SANDBOX_ANTIFRAUD' } }));
+    expect(error.businessCode).toBe('provider_in_flow');
+  });
+
   it('refuses an update without any field, and invalid values', async () => {
     const clientId = randomUUID();
     const merchant = await merchantWithTwoProviders(clientId);

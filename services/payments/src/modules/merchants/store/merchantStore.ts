@@ -265,7 +265,10 @@ export function createMerchantStore(): MerchantStore {
         `SELECT 1 FROM flows
          WHERE client_id = $1 AND merchant_id = $2
            AND (default_route @> jsonb_build_array($3::text)
-                OR EXISTS (SELECT 1 FROM jsonb_array_elements(rules) r WHERE r->'route' @> jsonb_build_array($3::text)))
+                OR EXISTS (SELECT 1 FROM jsonb_array_elements(rules) r
+                            WHERE r->'route' @> jsonb_build_array($3::text)
+                               OR EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(r->'split', '[]'::jsonb)) b
+                                           WHERE b->'route' @> jsonb_build_array($3::text))))
          LIMIT 1`,
         [clientId, merchantId, providerId],
       );
