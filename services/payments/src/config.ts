@@ -7,7 +7,29 @@ const { key32 } = env;
 /** An empty variable (a compose file's `${VAR:-}`) counts as unset. */
 const unsetWhenEmpty = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
+/**
+ * Success-rate routing (a flow route in `success_rate` mode) and the elimination of providers that fail technically;
+ * see src/modules/charges/domain/successRate.ts.
+ */
+export const routingConfig = z.object({
+  /** Latest attempts of a provider its approval rate is read from. */
+  ROUTING_SUCCESS_RATE_WINDOW: z.coerce.number().int().min(10).max(1000).default(100),
+  /** Weight, in attempts, of the route's pooled approval rate a provider with few answers is ranked near. */
+  ROUTING_PRIOR_WEIGHT: z.coerce.number().int().min(0).max(1000).default(10),
+  /** Percent of charges routed in another order (drawn from the charge id) to keep learning. */
+  ROUTING_EXPLORE_PERCENT: z.coerce.number().min(0).max(50).default(5),
+  /** Latest attempts whose technical failures decide whether a provider is taken out. */
+  ROUTING_ELIMINATION_WINDOW: z.coerce.number().int().min(2).max(1000).default(20),
+  /** Percent of those attempts failed technically that takes a provider out. */
+  ROUTING_ELIMINATION_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  /** How long a provider taken out is tried only last before it is probed. */
+  ROUTING_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** A provider being probed back is tried first by one charge in this many, until its window recovers. */
+  ROUTING_PROBE_EVERY: z.coerce.number().int().min(1).max(1000).default(10),
+});
+
 export const paymentsConfig = z.object({
+  ...routingConfig.shape,
   /**
    * The vault's key ring: `id:key` entries separated by commas (32 random bytes each, hex or base64), the first the
    * one that seals. The master keys wrap the data key of every card number, token CVV and provider credentials.

@@ -95,3 +95,36 @@ describe('assertRoutesUseProviders', () => {
     ]);
   });
 });
+
+describe('parseFlowDefinition: route mode', () => {
+  it('keeps a rule or split branch mode, normalised, and leaves it out when not given', () => {
+    const flow = parseFlowDefinition(
+      input({
+        rules: [
+          { when: {}, route: [A, B], mode: ' SUCCESS_RATE ' },
+          { when: {}, split: [{ percentage: 60, route: [A], mode: 'priority' }, { percentage: 40, route: [B, C], mode: 'success_rate' }] },
+          { when: {}, route: [C] },
+        ],
+      }),
+    );
+    expect(flow.rules[0]).toEqual({ when: {}, route: [A, B], mode: 'success_rate' });
+    expect(flow.rules[1]!.split).toEqual([
+      { percentage: 60, route: [A], mode: 'priority' },
+      { percentage: 40, route: [B, C], mode: 'success_rate' },
+    ]);
+    expect(flow.rules[2]).toEqual({ when: {}, route: [C] });
+  });
+
+  it('refuses an unknown mode on a rule or a branch, by its path', () => {
+    expect(
+      violationsOf(() =>
+        parseFlowDefinition(
+          input({ rules: [{ route: [A], mode: 'fastest' }, { split: [{ percentage: 50, route: [A] }, { percentage: 50, route: [B], mode: 'random' }] }] }),
+        ),
+      ),
+    ).toEqual([
+      { field: 'rules.0.mode', message: 'must be one of priority, success_rate' },
+      { field: 'rules.1.split.1.mode', message: 'must be one of priority, success_rate' },
+    ]);
+  });
+});

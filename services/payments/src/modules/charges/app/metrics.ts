@@ -28,3 +28,15 @@ export const chargeRoutes = counter({
   help: 'Charges routed, by why their providers were tried in that order (flow_rule, flow_split, flow_default, priority)',
   labelNames: ['reason'],
 });
+
+export const routeOrderings = counter({
+  name: 'charge_route_orderings_total',
+  help: 'Charges whose route was ordered by success rate, by how (success_rate: best rate first, explore: another order to keep learning, probe: a provider being probed back tried first)',
+  labelNames: ['reason'],
+});
+
+export const providerEliminations = counter({
+  name: 'provider_eliminations_total',
+  help: 'Charges routed by success rate with a provider taken out for its technical failures, by provider type and state (cooling_down: tried last; probing: tried first by one charge in ROUTING_PROBE_EVERY, else last)',
+  labelNames: ['provider', 'state'],
+});

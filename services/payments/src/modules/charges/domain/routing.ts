@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { issuerCountryOf as tableCountryOf } from './issuerCountry';
 import type { DeclinedCode } from './charge';
+import type { RouteMode } from './successRate';
 
 /** Which providers a charge is tried on, in which order, and which answers move on to the next one. */
 
@@ -38,6 +39,8 @@ export interface RouteSplitBranch {
   route: string[];
   /** The antifraud entry that analyses the charges of this branch, instead of the rule's or the merchant's first. */
   antifraudProviderId?: string;
+  /** How the branch's providers are ordered: as given (priority, the default) or by success rate. */
+  mode?: RouteMode;
 }
 
 /** A flow rule routes either on one route or on a split of the volume between routes. */
@@ -46,6 +49,8 @@ export interface RoutingRule {
   route?: string[];
   split?: RouteSplitBranch[];
   antifraudProviderId?: string;
+  /** How the rule's route is ordered, and its split branches that name no mode: as given (priority, the default) or by success rate. */
+  mode?: RouteMode;
 }
 
 export interface RoutingFlow {
@@ -86,6 +91,11 @@ export interface Route<P> {
   branchIndex?: number;
   /** The antifraud entry the rule or its branch names, if any. */
   antifraudProviderId?: string;
+  /**
+   * success_rate: the rule (or branch) asks its providers to be ordered by their approval rates before they are
+   * tried (orderBySuccessRate, domain/successRate.ts); priority: in the order given.
+   */
+  mode: RouteMode;
 }
 
 /** How deep a metadata condition may reach into `paymentFlow.metadata` (`seller.tier` is two levels). */
@@ -202,13 +212,14 @@ function ruleRoute<P extends { id: string }>(providers: P[], rule: RoutingRule, 
       description: `${ruleName}, split branch ${branchIndex + 1} of ${rule.split.length} (${branch.percentage}%)`,
       ruleIndex,
       branchIndex,
+      mode: branch.mode ?? rule.mode ?? 'priority',
       ...antifraud,
       ...(branch.antifraudProviderId ? { antifraudProviderId: branch.antifraudProviderId } : {}),
     };
   }
   const routed = pick(providers, rule.route ?? []);
   if (routed.length === 0) return undefined;
-  return { providers: routed, reason: 'flow_rule', description: ruleName, ruleIndex, ...antifraud };
+  return { providers: routed, reason: 'flow_rule', description: ruleName, ruleIndex, mode: rule.mode ?? 'priority', ...antifraud };
 }
 
 /**
@@ -232,10 +243,10 @@ export function routeProviders<P extends { id: string; priority: number }>(
     const fallback = pick(providers, flow.defaultRoute);
     if (fallback.length > 0) {
       const because = ruleIndex >= 0 ? ` (flow rule ${ruleIndex + 1} named no active provider)` : '';
-      return { providers: fallback, reason: 'flow_default', description: `flow default route${because}` };
+      return { providers: fallback, reason: 'flow_default', description: `flow default route${because}`, mode: 'priority' };
     }
   }
-  return { providers: byPriority(providers), reason: 'priority', description: 'priority' };
+  return { providers: byPriority(providers), reason: 'priority', description: 'priority', mode: 'priority' };
 }
 
 // ---------------------------------------------------------------- failover

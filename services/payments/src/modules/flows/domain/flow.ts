@@ -2,6 +2,7 @@ import { CHARGE_LIMITS, PAYMENT_TYPES, type PaymentType } from '@platform/api-mo
 import { errors, parseInput, type FieldViolation } from '@platform/kit';
 import { z } from 'zod';
 import type { CardBrand } from '../../vault/domain/card';
+import { ROUTE_MODES, type RouteMode } from '../../charges/domain/successRate';
 
 /** A range of card BINs (first six digits), both ends included. */
 export interface FlowBinRange {
@@ -34,6 +35,8 @@ export interface FlowSplitBranch {
   percentage: number;
   route: string[];
   antifraudProviderId?: string;
+  /** How the branch's providers are ordered; the rule's mode when absent. */
+  mode?: RouteMode;
 }
 
 /**
@@ -46,6 +49,12 @@ export interface FlowRule {
   route: string[];
   split?: FlowSplitBranch[];
   antifraudProviderId?: string;
+  /**
+   * How the route (and the split branches that name none) is ordered: `priority` (the default) tries the providers
+   * in the order given; `success_rate` by their approval rates over their latest attempts, with a small
+   * exploration share, providers failing technically taken out for a cool-down and probed back.
+   */
+  mode?: RouteMode;
 }
 
 /** A flow routes one payment type. */
@@ -185,12 +194,20 @@ const conditionSchema = conditionSchemaAt(MAX_CONDITION_DEPTH);
 
 const antifraudProviderId = z.string().trim().toLowerCase().min(1, 'must name an antifraud provider').optional();
 
+const mode = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(ROUTE_MODES as [RouteMode, ...RouteMode[]], { error: `must be one of ${ROUTE_MODES.join(', ')}` }))
+  .optional();
+
 const splitSchema = z
   .array(
     z.object({
       percentage: z.number().int('must be an integer').min(1, 'must be at least 1').max(99, 'must be at most 99'),
       route: routeSchema(''),
       antifraudProviderId,
+      mode,
     }),
   )
   .min(2, 'must list at least two branches')
@@ -207,6 +224,7 @@ const ruleSchema = z
     route: routeSchema('', 0).optional(),
     split: splitSchema.optional(),
     antifraudProviderId,
+    mode,
   })
   .superRefine(
     (rule, ctx) => {
@@ -243,8 +261,9 @@ export type FlowConditionInput = Omit<FlowCondition, 'metadata' | 'all' | 'any'>
 export interface FlowRuleInput {
   when?: FlowConditionInput;
   route?: string[];
-  split?: FlowSplitBranch[];
+  split?: Array<Omit<FlowSplitBranch, 'mode'> & { mode?: string }>;
   antifraudProviderId?: string;
+  mode?: string;
 }
 
 export interface FlowInput {
@@ -263,9 +282,17 @@ export function parseFlowDefinition(input: FlowInput): FlowDefinition {
       when: rule.when ?? {},
       route: rule.split ? [] : (rule.route ?? []),
       ...(rule.split
-        ? { split: rule.split.map((b) => ({ percentage: b.percentage, route: b.route, ...(b.antifraudProviderId ? { antifraudProviderId: b.antifraudProviderId } : {}) })) }
+        ? {
+            split: rule.split.map((b) => ({
+              percentage: b.percentage,
+              route: b.route,
+              ...(b.antifraudProviderId ? { antifraudProviderId: b.antifraudProviderId } : {}),
+              ...(b.mode ? { mode: b.mode } : {}),
+            })),
+          }
         : {}),
       ...(rule.antifraudProviderId ? { antifraudProviderId: rule.antifraudProviderId } : {}),
+      ...(rule.mode ? { mode: rule.mode } : {}),
     })),
     defaultRoute: parsed.defaultRoute,
   };

@@ -36,10 +36,12 @@ export function flowRuleInput(message: payments.FlowRule): FlowRuleInput {
             percentage: b.percentage,
             route: [...b.route],
             ...(b.antifraudProviderId !== undefined ? { antifraudProviderId: b.antifraudProviderId } : {}),
+            ...(b.mode !== undefined ? { mode: b.mode } : {}),
           })),
         }
       : {}),
     ...(message.antifraudProviderId !== undefined ? { antifraudProviderId: message.antifraudProviderId } : {}),
+    ...(message.mode !== undefined ? { mode: message.mode } : {}),
   };
 }
 
@@ -64,7 +66,10 @@ export function toFlowRuleMessage(rule: FlowRule): payments.FlowRule {
   return {
     when: toFlowConditionMessage(rule.when ?? {}),
     route: [...(rule.route ?? [])],
-    split: rule.split ? { branches: rule.split.map((b) => ({ percentage: b.percentage, route: [...b.route], antifraudProviderId: b.antifraudProviderId })) } : undefined,
+    split: rule.split
+      ? { branches: rule.split.map((b) => ({ percentage: b.percentage, route: [...b.route], antifraudProviderId: b.antifraudProviderId, mode: b.mode })) }
+      : undefined,
     antifraudProviderId: rule.antifraudProviderId,
+    mode: rule.mode,
   };
 }
