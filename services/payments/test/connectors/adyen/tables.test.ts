@@ -5,34 +5,34 @@ import { ADYEN_DECLINES } from '../../../src/modules/connectors/adyen/declineTab
 import { ADYEN_NOTIFICATION_STATUSES, ADYEN_RESULT_CODES } from '../../../src/modules/connectors/adyen/statusTable';
 import { fromModificationResponse, fromPaymentResponse } from '../../../src/modules/connectors/adyen/transformers';
 import type { AuthorizeRequest } from '../../../src/modules/connectors/domain/types';
-import { declineOf } from '../../../src/modules/connectors/kit/tables';
+import { DECLINE_DECISIONS, declineOf } from '../../../src/modules/connectors/kit/tables';
 
-/** Every refusalReasonCode of Adyen's "Refusal reasons" the table maps, by the declinedCode it becomes (technical ones marked). */
+/** Every refusalReasonCode of Adyen's "Refusal reasons" the table maps, by the declinedCode it becomes and the decision it leads to. */
 const EXPECTED: Record<string, readonly string[]> = {
-  card_not_supported: ['10', '34', '35'],
-  expired_card: ['6'],
-  fraud_suspect: ['14', '20', '22', '31'],
-  generic: ['2', '3', '15', '16', '27'],
-  insufficient_funds: ['12', '28'],
-  invalid_amount: ['7'],
-  invalid_cvv: ['24'],
-  invalid_data: ['21', '32'],
-  invalid_number: ['8'],
-  invalid_pin: ['17', '19'],
-  'issuer_not_available (technical)': ['9'],
-  not_permitted: ['26', '29', '33', '36', '37', '40', '41', '43', '44', '45', '46'],
-  pin_try_exceeded: ['18'],
-  restricted_card: ['5', '25'],
-  security_violation: ['11', '38'],
-  transaction_not_allowed: ['23'],
-  'try_again (technical)': ['0', '4', '39', '42'],
+  'card_not_supported (retry_other_provider)': ['10', '34', '35'],
+  'expired_card (do_not_retry)': ['6'],
+  'fraud_suspect (do_not_retry)': ['14', '20', '22', '31'],
+  'generic (retry_other_provider)': ['2', '3', '15', '16', '27'],
+  'insufficient_funds (retry_later)': ['12', '28'],
+  'invalid_amount (do_not_retry)': ['7'],
+  'invalid_cvv (do_not_retry)': ['24'],
+  'invalid_data (do_not_retry)': ['21', '32'],
+  'invalid_number (do_not_retry)': ['8'],
+  'invalid_pin (do_not_retry)': ['17', '19'],
+  'issuer_not_available (retry_other_provider)': ['9'],
+  'not_permitted (do_not_retry)': ['26', '29', '33', '36', '37', '40', '41', '43', '44', '45', '46'],
+  'pin_try_exceeded (do_not_retry)': ['18'],
+  'restricted_card (do_not_retry)': ['5', '25'],
+  'security_violation (do_not_retry)': ['11', '38'],
+  'transaction_not_allowed (do_not_retry)': ['23'],
+  'try_again (retry_other_provider)': ['0', '4', '39', '42'],
 };
 
 describe('Adyen decline table', () => {
   it('maps exactly the listed refusal reason codes, each to the listed declinedCode', () => {
     const actual: Record<string, string[]> = {};
     for (const [code, entry] of Object.entries(ADYEN_DECLINES)) {
-      const group = entry.technical ? `${entry.declinedCode} (technical)` : entry.declinedCode;
+      const group = `${entry.declinedCode} (${entry.decision})`;
       (actual[group] ??= []).push(code);
     }
     const sorted = (groups: Record<string, readonly string[]>) =>
@@ -40,10 +40,12 @@ describe('Adyen decline table', () => {
     expect(sorted(actual)).toEqual(sorted(EXPECTED));
   });
 
-  it('marks technical exactly the codes the routing treats as technical, and uses only our declined codes', () => {
+  it('decides every code: technical ones retry on another provider, insufficient funds later, and uses only our declined codes', () => {
     for (const [code, entry] of Object.entries(ADYEN_DECLINES)) {
       expect([code, (DECLINED_CODES as readonly string[]).includes(entry.declinedCode)]).toEqual([code, true]);
-      expect([code, entry.technical]).toEqual([code, TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)]);
+      expect([code, DECLINE_DECISIONS.includes(entry.decision)]).toEqual([code, true]);
+      if (TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)) expect([code, entry.decision]).toEqual([code, 'retry_other_provider']);
+      if (entry.declinedCode === 'insufficient_funds') expect([code, entry.decision]).not.toEqual([code, 'retry_other_provider']);
     }
   });
 
@@ -52,7 +54,7 @@ describe('Adyen decline table', () => {
       if (resultCode === 'Authorised' || resultCode === 'Received') continue;
       expect([name, ADYEN_DECLINES[String(code)] !== undefined]).toEqual([name, true]);
     }
-    expect(declineOf(ADYEN_DECLINES, '999')).toMatchObject({ declinedCode: 'generic', technical: false });
+    expect(declineOf(ADYEN_DECLINES, '999')).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { DECLINED_CODES } from '../../../src/modules/charges/domain/charge';
 import { NotificationRefusedError, ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
-import { declineOf, statusOf } from '../../../src/modules/connectors/kit/tables';
+import { declineOf, statusOf, type DeclineDecision } from '../../../src/modules/connectors/kit/tables';
 import { CIELO_CANCELLATION_CODES, CIELO_DECLINES } from '../../../src/modules/connectors/cielo/declineTable';
 import { failureOf } from '../../../src/modules/connectors/cielo/errors';
 import { cieloNotifications } from '../../../src/modules/connectors/cielo/notifications';
@@ -10,70 +10,70 @@ import { fromSale, fromVoid, merchantOrderIdOf, parseCieloDate, requestIdOf, toQ
 const T0 = new Date('2026-03-10T15:00:00Z');
 const PAYMENT_ID = '1997be4d-694a-472e-98f0-e7f4b4c8f1e7';
 
-/** Every ReturnCode the decline table maps: [code, declinedCode, technical]. */
-const DECLINES: Array<[string, string, boolean]> = [
-  ['5', 'generic', false], ['05', 'generic', false], ['51', 'insufficient_funds', false], ['55', 'invalid_pin', false],
-  ['86', 'invalid_pin', false], ['57', 'transaction_not_allowed', false], ['14', 'invalid_number', false], ['56', 'invalid_number', false],
-  ['1', 'invalid_number', false], ['01', 'invalid_number', false], ['63', 'security_violation', false], ['N7', 'security_violation', false],
-  ['59', 'fraud_suspect', false], ['58', 'transaction_not_allowed', false], ['3', 'invalid_merchant', false], ['03', 'invalid_merchant', false],
-  ['4', 'pickup_card', false], ['04', 'pickup_card', false], ['6', 'generic', false], ['06', 'invalid_data', false],
-  ['7', 'fraud_confirmed', false], ['07', 'fraud_confirmed', false], ['19', 'generic', false], ['30', 'invalid_data', false],
-  ['12', 'invalid_data', false], ['13', 'invalid_amount', false], ['23', 'invalid_installment', false], ['38', 'pin_try_exceeded', false],
-  ['75', 'pin_try_exceeded', false], ['41', 'lost_card', false], ['43', 'stolen_card', false], ['54', 'expired_card', false],
-  ['61', 'insufficient_funds', false], ['N4', 'insufficient_funds', false], ['62', 'restricted_card', false], ['64', 'transaction_not_allowed', false],
-  ['65', 'not_permitted', false], ['83', 'fraud_suspect', false], ['74', 'invalid_pin', false], ['81', 'invalid_pin', false],
-  ['88', 'invalid_data', false], ['76', 'invalid_data', false], ['77', 'restricted_card', false], ['78', 'restricted_card', false],
-  ['82', 'invalid_data', false], ['91', 'issuer_not_available', true], ['96', 'try_again', true], ['N8', 'invalid_amount', false],
-  ['AB', 'card_not_supported', false], ['52', 'card_not_supported', false], ['53', 'card_not_supported', false], ['AC', 'card_not_supported', false],
-  ['39', 'card_not_supported', false], ['P5', 'invalid_pin', false], ['P6', 'invalid_pin', false], ['15', 'invalid_number', false],
-  ['92', 'generic', false], ['93', 'transaction_not_allowed', false], ['94', 'generic', false], ['B1', 'not_permitted', false],
-  ['B2', 'not_permitted', false], ['N0', 'generic', false], ['N3', 'service_not_allowed', false], ['R0', 'service_not_allowed', false],
-  ['R1', 'service_not_allowed', false], ['R2', 'transaction_not_allowed', false], ['R3', 'service_not_allowed', false], ['25', 'generic', false],
-  ['28', 'generic', false], ['46', 'restricted_card', false], ['6P', 'invalid_data', false], ['FM', 'card_not_supported', false],
-  ['FA', 'generic', false], ['A5', 'insufficient_funds', false], ['A6', 'invalid_pin', false], ['FD', 'transaction_not_allowed', false],
-  ['8', 'invalid_number', false], ['08', 'invalid_number', false], ['DA', 'invalid_merchant', false], ['A2', 'invalid_data', false],
-  ['A3', 'invalid_data', false], ['JB', 'invalid_amount', false], ['A4', 'pin_try_exceeded', false], ['BV', 'expired_card', false],
-  ['A7', 'invalid_pin', false], ['A1', 'issuer_not_available', true], ['AE', 'try_again', true], ['2', 'fraud_suspect', false],
-  ['02', 'fraud_suspect', false], ['21', 'generic', false], ['22', 'invalid_installment', false], ['24', 'invalid_installment', false],
-  ['60', 'try_again', true], ['67', 'restricted_card', false], ['70', 'insufficient_funds', false], ['72', 'generic', false],
-  ['79', 'transaction_not_allowed', false], ['80', 'invalid_data', false], ['85', 'invalid_data', false], ['89', 'try_again', true],
-  ['90', 'invalid_data', false], ['97', 'invalid_amount', false], ['98', 'try_again', true], ['475', 'try_again', true],
-  ['999', 'issuer_not_available', true], ['AA', 'issuer_not_available', true], ['AF', 'invalid_data', false], ['AG', 'invalid_data', false],
-  ['AH', 'card_not_supported', false], ['AI', 'security_violation', false], ['AJ', 'card_not_supported', false], ['AV', 'invalid_data', false],
-  ['BD', 'invalid_data', false], ['BL', 'insufficient_funds', false], ['BM', 'invalid_number', false], ['BN', 'restricted_card', false],
-  ['BO', 'invalid_data', false], ['BP', 'restricted_card', false], ['BP171', 'fraud_suspect', false], ['BP176', 'invalid_merchant', false],
-  ['BP900', 'try_again', true], ['BP901', 'try_again', true], ['BP902', 'try_again', true], ['BP903', 'try_again', true],
-  ['BP904', 'try_again', true], ['BR', 'restricted_card', false], ['C1', 'card_not_supported', false], ['C2', 'invalid_data', false],
-  ['C3', 'transaction_not_allowed', false], ['CF', 'invalid_data', false], ['CG', 'invalid_data', false], ['DF', 'invalid_data', false],
-  ['DM', 'insufficient_funds', false], ['DQ', 'invalid_data', false], ['DS', 'transaction_not_allowed', false], ['EB', 'invalid_installment', false],
-  ['EE', 'invalid_installment', false], ['EK', 'transaction_not_allowed', false], ['FC', 'generic', false], ['FE', 'invalid_data', false],
-  ['FG', 'generic', false], ['GA', 'fraud_suspect', false], ['GF', 'invalid_merchant', false], ['GD', 'invalid_merchant', false],
-  ['GT', 'security_violation', false], ['GK', 'security_violation', false], ['HJ', 'invalid_data', false], ['IA', 'invalid_data', false],
-  ['KA', 'invalid_data', false], ['KB', 'invalid_data', false], ['KE', 'invalid_data', false], ['NR', 'not_permitted', false],
-  ['RP', 'not_permitted', false], ['SC', 'service_not_allowed', false], ['U3', 'invalid_data', false], ['99', 'try_again', true],
-  ['841', 'generic', false], ['842', 'generic', false], ['843', 'generic', false],
+/** Every ReturnCode the decline table maps: [code, declinedCode, decision]. */
+const DECLINES: Array<[string, string, DeclineDecision]> = [
+  ['5', 'generic', 'retry_other_provider'], ['05', 'generic', 'retry_other_provider'], ['51', 'insufficient_funds', 'retry_later'], ['55', 'invalid_pin', 'do_not_retry'],
+  ['86', 'invalid_pin', 'do_not_retry'], ['57', 'transaction_not_allowed', 'do_not_retry'], ['14', 'invalid_number', 'do_not_retry'], ['56', 'invalid_number', 'do_not_retry'],
+  ['1', 'invalid_number', 'do_not_retry'], ['01', 'invalid_number', 'do_not_retry'], ['63', 'security_violation', 'do_not_retry'], ['N7', 'security_violation', 'do_not_retry'],
+  ['59', 'fraud_suspect', 'do_not_retry'], ['58', 'transaction_not_allowed', 'do_not_retry'], ['3', 'invalid_merchant', 'do_not_retry'], ['03', 'invalid_merchant', 'do_not_retry'],
+  ['4', 'pickup_card', 'do_not_retry'], ['04', 'pickup_card', 'do_not_retry'], ['6', 'generic', 'do_not_retry'], ['06', 'invalid_data', 'do_not_retry'],
+  ['7', 'fraud_confirmed', 'do_not_retry'], ['07', 'fraud_confirmed', 'do_not_retry'], ['19', 'generic', 'do_not_retry'], ['30', 'invalid_data', 'do_not_retry'],
+  ['12', 'invalid_data', 'do_not_retry'], ['13', 'invalid_amount', 'do_not_retry'], ['23', 'invalid_installment', 'do_not_retry'], ['38', 'pin_try_exceeded', 'do_not_retry'],
+  ['75', 'pin_try_exceeded', 'do_not_retry'], ['41', 'lost_card', 'do_not_retry'], ['43', 'stolen_card', 'do_not_retry'], ['54', 'expired_card', 'do_not_retry'],
+  ['61', 'insufficient_funds', 'retry_later'], ['N4', 'insufficient_funds', 'retry_later'], ['62', 'restricted_card', 'do_not_retry'], ['64', 'transaction_not_allowed', 'do_not_retry'],
+  ['65', 'not_permitted', 'do_not_retry'], ['83', 'fraud_suspect', 'do_not_retry'], ['74', 'invalid_pin', 'do_not_retry'], ['81', 'invalid_pin', 'do_not_retry'],
+  ['88', 'invalid_data', 'do_not_retry'], ['76', 'invalid_data', 'do_not_retry'], ['77', 'restricted_card', 'do_not_retry'], ['78', 'restricted_card', 'do_not_retry'],
+  ['82', 'invalid_data', 'do_not_retry'], ['91', 'issuer_not_available', 'retry_other_provider'], ['96', 'try_again', 'retry_other_provider'], ['N8', 'invalid_amount', 'do_not_retry'],
+  ['AB', 'card_not_supported', 'retry_other_provider'], ['52', 'card_not_supported', 'retry_other_provider'], ['53', 'card_not_supported', 'retry_other_provider'], ['AC', 'card_not_supported', 'retry_other_provider'],
+  ['39', 'card_not_supported', 'retry_other_provider'], ['P5', 'invalid_pin', 'do_not_retry'], ['P6', 'invalid_pin', 'do_not_retry'], ['15', 'invalid_number', 'do_not_retry'],
+  ['92', 'generic', 'do_not_retry'], ['93', 'transaction_not_allowed', 'do_not_retry'], ['94', 'generic', 'do_not_retry'], ['B1', 'not_permitted', 'do_not_retry'],
+  ['B2', 'not_permitted', 'do_not_retry'], ['N0', 'generic', 'retry_other_provider'], ['N3', 'service_not_allowed', 'do_not_retry'], ['R0', 'service_not_allowed', 'do_not_retry'],
+  ['R1', 'service_not_allowed', 'do_not_retry'], ['R2', 'transaction_not_allowed', 'do_not_retry'], ['R3', 'service_not_allowed', 'do_not_retry'], ['25', 'generic', 'do_not_retry'],
+  ['28', 'generic', 'do_not_retry'], ['46', 'restricted_card', 'do_not_retry'], ['6P', 'invalid_data', 'do_not_retry'], ['FM', 'card_not_supported', 'do_not_retry'],
+  ['FA', 'generic', 'retry_other_provider'], ['A5', 'insufficient_funds', 'retry_later'], ['A6', 'invalid_pin', 'do_not_retry'], ['FD', 'transaction_not_allowed', 'do_not_retry'],
+  ['8', 'invalid_number', 'do_not_retry'], ['08', 'invalid_number', 'do_not_retry'], ['DA', 'invalid_merchant', 'do_not_retry'], ['A2', 'invalid_data', 'do_not_retry'],
+  ['A3', 'invalid_data', 'do_not_retry'], ['JB', 'invalid_amount', 'do_not_retry'], ['A4', 'pin_try_exceeded', 'do_not_retry'], ['BV', 'expired_card', 'do_not_retry'],
+  ['A7', 'invalid_pin', 'do_not_retry'], ['A1', 'issuer_not_available', 'retry_other_provider'], ['AE', 'try_again', 'retry_other_provider'], ['2', 'fraud_suspect', 'do_not_retry'],
+  ['02', 'fraud_suspect', 'do_not_retry'], ['21', 'generic', 'retry_other_provider'], ['22', 'invalid_installment', 'do_not_retry'], ['24', 'invalid_installment', 'do_not_retry'],
+  ['60', 'try_again', 'retry_other_provider'], ['67', 'restricted_card', 'do_not_retry'], ['70', 'insufficient_funds', 'retry_later'], ['72', 'generic', 'retry_other_provider'],
+  ['79', 'transaction_not_allowed', 'do_not_retry'], ['80', 'invalid_data', 'do_not_retry'], ['85', 'invalid_data', 'do_not_retry'], ['89', 'try_again', 'retry_other_provider'],
+  ['90', 'invalid_data', 'do_not_retry'], ['97', 'invalid_amount', 'do_not_retry'], ['98', 'try_again', 'retry_other_provider'], ['475', 'try_again', 'retry_other_provider'],
+  ['999', 'issuer_not_available', 'retry_other_provider'], ['AA', 'issuer_not_available', 'retry_other_provider'], ['AF', 'invalid_data', 'do_not_retry'], ['AG', 'invalid_data', 'do_not_retry'],
+  ['AH', 'card_not_supported', 'retry_other_provider'], ['AI', 'security_violation', 'do_not_retry'], ['AJ', 'card_not_supported', 'retry_other_provider'], ['AV', 'invalid_data', 'do_not_retry'],
+  ['BD', 'invalid_data', 'do_not_retry'], ['BL', 'insufficient_funds', 'retry_later'], ['BM', 'invalid_number', 'do_not_retry'], ['BN', 'restricted_card', 'do_not_retry'],
+  ['BO', 'invalid_data', 'do_not_retry'], ['BP', 'restricted_card', 'do_not_retry'], ['BP171', 'fraud_suspect', 'do_not_retry'], ['BP176', 'invalid_merchant', 'retry_other_provider'],
+  ['BP900', 'try_again', 'retry_other_provider'], ['BP901', 'try_again', 'retry_other_provider'], ['BP902', 'try_again', 'retry_other_provider'], ['BP903', 'try_again', 'retry_other_provider'],
+  ['BP904', 'try_again', 'retry_other_provider'], ['BR', 'restricted_card', 'do_not_retry'], ['C1', 'card_not_supported', 'retry_other_provider'], ['C2', 'invalid_data', 'do_not_retry'],
+  ['C3', 'transaction_not_allowed', 'do_not_retry'], ['CF', 'invalid_data', 'do_not_retry'], ['CG', 'invalid_data', 'do_not_retry'], ['DF', 'invalid_data', 'do_not_retry'],
+  ['DM', 'insufficient_funds', 'retry_later'], ['DQ', 'invalid_data', 'do_not_retry'], ['DS', 'transaction_not_allowed', 'do_not_retry'], ['EB', 'invalid_installment', 'do_not_retry'],
+  ['EE', 'invalid_installment', 'do_not_retry'], ['EK', 'transaction_not_allowed', 'do_not_retry'], ['FC', 'generic', 'retry_other_provider'], ['FE', 'invalid_data', 'do_not_retry'],
+  ['FG', 'generic', 'retry_other_provider'], ['GA', 'fraud_suspect', 'do_not_retry'], ['GF', 'invalid_merchant', 'retry_other_provider'], ['GD', 'invalid_merchant', 'retry_other_provider'],
+  ['GT', 'security_violation', 'do_not_retry'], ['GK', 'security_violation', 'do_not_retry'], ['HJ', 'invalid_data', 'do_not_retry'], ['IA', 'invalid_data', 'do_not_retry'],
+  ['KA', 'invalid_data', 'do_not_retry'], ['KB', 'invalid_data', 'do_not_retry'], ['KE', 'invalid_data', 'do_not_retry'], ['NR', 'not_permitted', 'retry_later'],
+  ['RP', 'not_permitted', 'retry_later'], ['SC', 'service_not_allowed', 'do_not_retry'], ['U3', 'invalid_data', 'do_not_retry'], ['99', 'try_again', 'retry_other_provider'],
+  ['841', 'generic', 'do_not_retry'], ['842', 'generic', 'do_not_retry'], ['843', 'generic', 'do_not_retry'],
 ];
 
-/** Every cancellation ReturnCode mapped: [code, declinedCode, technical]. */
-const CANCELLATIONS: Array<[string, string, boolean]> = [
-  ['3', 'generic', false], ['5', 'generic', true], ['10', 'generic', true], ['17', 'generic', false],
-  ['40', 'generic', false], ['41', 'generic', false], ['42', 'generic', false], ['51', 'invalid_amount', false],
-  ['52', 'generic', false], ['53', 'generic', false], ['54', 'generic', false], ['55', 'generic', false],
-  ['56', 'generic', false], ['57', 'generic', true], ['58', 'generic', false], ['60', 'generic', false],
-  ['72', 'generic', false], ['76', 'generic', false], ['77', 'generic', false], ['97', 'generic', true],
-  ['98', 'generic', true], ['99', 'generic', true], ['100', 'generic', false], ['101', 'generic', false],
-  ['102', 'invalid_amount', false], ['103', 'generic', false], ['104', 'generic', false], ['105', 'generic', false],
-  ['106', 'generic', false], ['107', 'generic', false], ['108', 'invalid_merchant', false], ['116', 'generic', false],
-  ['117', 'generic', true], ['120', 'generic', false], ['121', 'generic', false], ['130', 'generic', false],
-  ['160', 'generic', false], ['206', 'invalid_amount', false], ['209', 'generic', false], ['215', 'generic', false],
-  ['217', 'generic', false], ['221', 'invalid_amount', false], ['223', 'generic', true], ['475', 'generic', true],
-  ['476', 'generic', true], ['477', 'generic', false], ['504', 'generic', true], ['576', 'generic', false],
-  ['9016', 'generic', false],
+/** Every cancellation ReturnCode mapped: [code, declinedCode, decision] (retry_other_provider: Cielo could not answer, the void is asked again). */
+const CANCELLATIONS: Array<[string, string, DeclineDecision]> = [
+  ['3', 'generic', 'do_not_retry'], ['5', 'generic', 'retry_other_provider'], ['10', 'generic', 'retry_other_provider'], ['17', 'generic', 'do_not_retry'],
+  ['40', 'generic', 'do_not_retry'], ['41', 'generic', 'do_not_retry'], ['42', 'generic', 'do_not_retry'], ['51', 'invalid_amount', 'do_not_retry'],
+  ['52', 'generic', 'do_not_retry'], ['53', 'generic', 'do_not_retry'], ['54', 'generic', 'do_not_retry'], ['55', 'generic', 'do_not_retry'],
+  ['56', 'generic', 'do_not_retry'], ['57', 'generic', 'retry_other_provider'], ['58', 'generic', 'do_not_retry'], ['60', 'generic', 'do_not_retry'],
+  ['72', 'generic', 'do_not_retry'], ['76', 'generic', 'do_not_retry'], ['77', 'generic', 'do_not_retry'], ['97', 'generic', 'retry_other_provider'],
+  ['98', 'generic', 'retry_other_provider'], ['99', 'generic', 'retry_other_provider'], ['100', 'generic', 'do_not_retry'], ['101', 'generic', 'do_not_retry'],
+  ['102', 'invalid_amount', 'do_not_retry'], ['103', 'generic', 'do_not_retry'], ['104', 'generic', 'do_not_retry'], ['105', 'generic', 'do_not_retry'],
+  ['106', 'generic', 'do_not_retry'], ['107', 'generic', 'do_not_retry'], ['108', 'invalid_merchant', 'do_not_retry'], ['116', 'generic', 'do_not_retry'],
+  ['117', 'generic', 'retry_other_provider'], ['120', 'generic', 'do_not_retry'], ['121', 'generic', 'do_not_retry'], ['130', 'generic', 'do_not_retry'],
+  ['160', 'generic', 'do_not_retry'], ['206', 'invalid_amount', 'do_not_retry'], ['209', 'generic', 'do_not_retry'], ['215', 'generic', 'do_not_retry'],
+  ['217', 'generic', 'do_not_retry'], ['221', 'invalid_amount', 'do_not_retry'], ['223', 'generic', 'retry_other_provider'], ['475', 'generic', 'retry_other_provider'],
+  ['476', 'generic', 'retry_other_provider'], ['477', 'generic', 'do_not_retry'], ['504', 'generic', 'retry_other_provider'], ['576', 'generic', 'do_not_retry'],
+  ['9016', 'generic', 'do_not_retry'],
 ];
 
 describe('Cielo decline table', () => {
-  const byCode = (table: typeof CIELO_DECLINES) => Object.fromEntries(Object.entries(table).map(([code, entry]) => [code, [entry.declinedCode, entry.technical]]));
-  const listed = (rows: Array<[string, string, boolean]>) => Object.fromEntries(rows.map(([code, declinedCode, technical]) => [code, [declinedCode, technical]]));
+  const byCode = (table: typeof CIELO_DECLINES) => Object.fromEntries(Object.entries(table).map(([code, entry]) => [code, [entry.declinedCode, entry.decision]]));
+  const listed = (rows: Array<[string, string, DeclineDecision]>) => Object.fromEntries(rows.map(([code, declinedCode, decision]) => [code, [declinedCode, decision]]));
 
   it('maps exactly the listed codes', () => {
     expect(byCode(CIELO_DECLINES)).toEqual(listed(DECLINES));
@@ -90,24 +90,24 @@ describe('Cielo decline table', () => {
   });
 
   it.each([
-    ['05', 'generic', false],
-    ['57', 'transaction_not_allowed', false],
-    ['78', 'restricted_card', false],
-    ['99', 'try_again', true],
-    ['77', 'restricted_card', false],
-    ['70', 'insufficient_funds', false],
-    ['91', 'issuer_not_available', true],
-    ['96', 'try_again', true],
-    ['AA', 'issuer_not_available', true],
-    ['841', 'generic', false],
-    ['842', 'generic', false],
-    ['843', 'generic', false],
-  ])('the sandbox, try-later and capture code %s', (code, declinedCode, technical) => {
-    expect(declineOf(CIELO_DECLINES, code)).toMatchObject({ declinedCode, technical });
+    ['05', 'generic', 'retry_other_provider'],
+    ['57', 'transaction_not_allowed', 'do_not_retry'],
+    ['78', 'restricted_card', 'do_not_retry'],
+    ['99', 'try_again', 'retry_other_provider'],
+    ['77', 'restricted_card', 'do_not_retry'],
+    ['70', 'insufficient_funds', 'retry_later'],
+    ['91', 'issuer_not_available', 'retry_other_provider'],
+    ['96', 'try_again', 'retry_other_provider'],
+    ['AA', 'issuer_not_available', 'retry_other_provider'],
+    ['841', 'generic', 'do_not_retry'],
+    ['842', 'generic', 'do_not_retry'],
+    ['843', 'generic', 'do_not_retry'],
+  ])('the sandbox, try-later and capture code %s', (code, declinedCode, decision) => {
+    expect(declineOf(CIELO_DECLINES, code)).toMatchObject({ declinedCode, decision });
   });
 
   it('an unknown code is a final generic decline', () => {
-    expect(declineOf(CIELO_DECLINES, 'ZZ')).toMatchObject({ declinedCode: 'generic', technical: false });
+    expect(declineOf(CIELO_DECLINES, 'ZZ')).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
   });
 });
 

@@ -1,46 +1,48 @@
 import { MERCADOPAGO_CARDHOLDER_OUTCOMES } from '@platform/simulators';
 import { DECLINED_CODES } from '../../../src/modules/charges/domain/charge';
 import { TECHNICAL_DECLINE_CODES } from '../../../src/modules/charges/domain/routing';
-import { declineOf } from '../../../src/modules/connectors/kit/tables';
+import { DECLINE_DECISIONS, declineOf } from '../../../src/modules/connectors/kit/tables';
 import { MERCADOPAGO_DECLINES } from '../../../src/modules/connectors/mercadopago/declineTable';
 import { MERCADOPAGO_STATUS } from '../../../src/modules/connectors/mercadopago/statusTable';
 import { fromPayment, stateOf, toCentavos, toQueryResult, toReais } from '../../../src/modules/connectors/mercadopago/transformers';
 
 /** Every rejected `status_detail` of Mercado Pago's "Get payment status" table, by the declinedCode it becomes. */
-const EXPECTED_DECLINES: Record<string, readonly string[]> = {
-  card_not_supported: ['cc_rejected_card_type_not_allowed'],
-  expired_card: ['cc_rejected_bad_filled_date'],
-  fraud_suspect: ['cc_rejected_high_risk'],
-  generic: ['cc_rejected_call_for_authorize', 'cc_rejected_card_error', 'cc_rejected_other_reason', 'rejected_by_bank'],
-  insufficient_funds: ['cc_rejected_insufficient_amount', 'insufficient_amount'],
-  invalid_cvv: ['cc_rejected_bad_filled_security_code'],
-  invalid_data: ['cc_rejected_bad_filled_other', 'rejected_insufficient_data'],
-  invalid_installment: ['cc_rejected_invalid_installments'],
-  invalid_number: ['cc_rejected_bad_filled_card_number'],
-  'issuer_not_available (technical)': ['bank_error'],
-  not_permitted: ['rejected_by_regulations'],
-  pin_try_exceeded: ['cc_rejected_max_attempts'],
-  restricted_card: ['cc_rejected_blacklist', 'cc_rejected_card_disabled'],
-  security_violation: ['cc_rejected_3ds_challenge'],
-  transaction_not_allowed: ['cc_rejected_3ds_mandatory', 'cc_rejected_duplicated_payment'],
-  'try_again (technical)': ['cc_amount_rate_limit_exceeded'],
+const EXPECTED: Record<string, readonly string[]> = {
+  'card_not_supported (retry_other_provider)': ['cc_rejected_card_type_not_allowed'],
+  'expired_card (do_not_retry)': ['cc_rejected_bad_filled_date'],
+  'fraud_suspect (do_not_retry)': ['cc_rejected_high_risk'],
+  'generic (retry_other_provider)': ['cc_rejected_call_for_authorize', 'cc_rejected_card_error', 'cc_rejected_other_reason', 'rejected_by_bank'],
+  'insufficient_funds (retry_later)': ['cc_rejected_insufficient_amount', 'insufficient_amount'],
+  'invalid_cvv (do_not_retry)': ['cc_rejected_bad_filled_security_code'],
+  'invalid_data (do_not_retry)': ['cc_rejected_bad_filled_other', 'rejected_insufficient_data'],
+  'invalid_installment (do_not_retry)': ['cc_rejected_invalid_installments'],
+  'invalid_number (do_not_retry)': ['cc_rejected_bad_filled_card_number'],
+  'issuer_not_available (retry_other_provider)': ['bank_error'],
+  'not_permitted (do_not_retry)': ['rejected_by_regulations'],
+  'pin_try_exceeded (do_not_retry)': ['cc_rejected_max_attempts'],
+  'restricted_card (do_not_retry)': ['cc_rejected_blacklist', 'cc_rejected_card_disabled'],
+  'security_violation (do_not_retry)': ['cc_rejected_3ds_challenge'],
+  'transaction_not_allowed (do_not_retry)': ['cc_rejected_3ds_mandatory', 'cc_rejected_duplicated_payment'],
+  'try_again (retry_other_provider)': ['cc_amount_rate_limit_exceeded'],
 };
 
 describe('Mercado Pago decline table', () => {
   it('maps exactly the listed status_detail values, each to the listed declinedCode', () => {
     const actual: Record<string, string[]> = {};
     for (const [detail, entry] of Object.entries(MERCADOPAGO_DECLINES)) {
-      const group = entry.technical ? `${entry.declinedCode} (technical)` : entry.declinedCode;
+      const group = `${entry.declinedCode} (${entry.decision})`;
       (actual[group] ??= []).push(detail);
     }
     const sorted = (groups: Record<string, readonly string[]>) => Object.fromEntries(Object.entries(groups).map(([group, details]) => [group, [...details].sort()]));
-    expect(sorted(actual)).toEqual(sorted(EXPECTED_DECLINES));
+    expect(sorted(actual)).toEqual(sorted(EXPECTED));
   });
 
-  it('marks technical exactly what the routing treats as technical, and uses only our declined codes', () => {
+  it('decides every code: technical ones retry on another provider, insufficient funds later, and uses only our declined codes', () => {
     for (const [detail, entry] of Object.entries(MERCADOPAGO_DECLINES)) {
       expect([detail, (DECLINED_CODES as readonly string[]).includes(entry.declinedCode)]).toEqual([detail, true]);
-      expect([detail, entry.technical]).toEqual([detail, TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)]);
+      expect([detail, DECLINE_DECISIONS.includes(entry.decision)]).toEqual([detail, true]);
+      if (TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)) expect([detail, entry.decision]).toEqual([detail, 'retry_other_provider']);
+      if (entry.declinedCode === 'insufficient_funds') expect([detail, entry.decision]).not.toEqual([detail, 'retry_other_provider']);
       expect(entry.meaning.length).toBeGreaterThan(0);
     }
   });
@@ -50,7 +52,7 @@ describe('Mercado Pago decline table', () => {
       if (outcome.status !== 'rejected') continue;
       expect([code, MERCADOPAGO_DECLINES[outcome.statusDetail] !== undefined]).toEqual([code, true]);
     }
-    expect(declineOf(MERCADOPAGO_DECLINES, 'cc_rejected_something_new')).toMatchObject({ declinedCode: 'generic', technical: false });
+    expect(declineOf(MERCADOPAGO_DECLINES, 'cc_rejected_something_new')).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
     expect(fromPayment({ id: 7, status: 'rejected', status_detail: 'cc_rejected_insufficient_amount' }, { cvvSent: true, pixExpiresAt: new Date(0) })).toMatchObject({
       status: 'declined',
       declinedCode: 'insufficient_funds',

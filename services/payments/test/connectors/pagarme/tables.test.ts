@@ -1,6 +1,6 @@
 import { DECLINED_CODES } from '../../../src/modules/charges/domain/charge';
 import { ProviderUnavailableError, type AuthorizeRequest } from '../../../src/modules/connectors/domain/types';
-import { statusOf } from '../../../src/modules/connectors/kit/tables';
+import { isTechnicalDecline, statusOf, type DeclineDecision } from '../../../src/modules/connectors/kit/tables';
 import { PAGARME_DECLINES, pagarmeDeclineOf } from '../../../src/modules/connectors/pagarme/declineTable';
 import { failureOf } from '../../../src/modules/connectors/pagarme/errors';
 import { PAGARME_CHARGE_STATUS, PAGARME_TRANSACTION_STATUS } from '../../../src/modules/connectors/pagarme/statusTable';
@@ -18,53 +18,54 @@ import { cardData } from '../../support/cards';
 
 const T0 = new Date('2026-11-10T15:00:00Z');
 
-/** Every acquirer_return_code the decline table maps: [code, declinedCode, technical]. */
-const DECLINES: Array<[string, string, boolean]> = [
-  ['01', 'invalid_number', false], ['03', 'invalid_merchant', false], ['04', 'pickup_card', false], ['05', 'generic', false],
-  ['06', 'invalid_data', false], ['07', 'fraud_confirmed', false], ['12', 'invalid_data', false], ['13', 'invalid_amount', false],
-  ['14', 'invalid_number', false], ['15', 'invalid_number', false], ['19', 'generic', false], ['23', 'invalid_installment', false],
-  ['30', 'invalid_data', false], ['38', 'pin_try_exceeded', false], ['39', 'card_not_supported', false], ['41', 'lost_card', false],
-  ['43', 'stolen_card', false], ['46', 'restricted_card', false], ['51', 'insufficient_funds', false], ['52', 'card_not_supported', false],
-  ['53', 'card_not_supported', false], ['54', 'expired_card', false], ['55', 'invalid_pin', false], ['56', 'invalid_number', false],
-  ['57', 'transaction_not_allowed', false], ['58', 'transaction_not_allowed', false], ['59', 'fraud_suspect', false], ['61', 'insufficient_funds', false],
-  ['62', 'restricted_card', false], ['63', 'security_violation', false], ['64', 'transaction_not_allowed', false], ['65', 'not_permitted', false],
-  ['70', 'invalid_pin', false], ['74', 'invalid_pin', false], ['75', 'pin_try_exceeded', false], ['76', 'invalid_data', false],
-  ['77', 'restricted_card', false], ['78', 'restricted_card', false], ['81', 'invalid_pin', false], ['82', 'invalid_data', false],
-  ['83', 'fraud_suspect', false], ['86', 'invalid_pin', false], ['88', 'invalid_data', false], ['91', 'issuer_not_available', true],
-  ['92', 'generic', false], ['93', 'transaction_not_allowed', false], ['94', 'generic', false], ['96', 'try_again', true],
-  ['N0', 'generic', false], ['N3', 'service_not_allowed', false], ['N4', 'insufficient_funds', false], ['N7', 'security_violation', false],
-  ['N8', 'invalid_amount', false], ['R0', 'service_not_allowed', false], ['R1', 'service_not_allowed', false], ['R2', 'transaction_not_allowed', false],
-  ['R3', 'service_not_allowed', false], ['AB', 'card_not_supported', false], ['AC', 'card_not_supported', false], ['P5', 'invalid_pin', false],
-  ['P6', 'invalid_pin', false], ['6P', 'invalid_data', false], ['FM', 'card_not_supported', false], ['B1', 'not_permitted', false],
-  ['B2', 'not_permitted', false], ['1000', 'generic', false], ['1001', 'expired_card', false], ['1011', 'invalid_number', false],
-  ['1016', 'insufficient_funds', false], ['1045', 'invalid_cvv', false], ['2000', 'pickup_card', false], ['9111', 'try_again', true],
-  ['antifraud_reproved', 'fraud_suspect', false],
+/** Every acquirer_return_code the decline table maps: [code, declinedCode, decision]. */
+const DECLINES: Array<[string, string, DeclineDecision]> = [
+  ['01', 'invalid_number', 'do_not_retry'], ['03', 'invalid_merchant', 'do_not_retry'], ['04', 'pickup_card', 'do_not_retry'], ['05', 'generic', 'retry_other_provider'],
+  ['06', 'invalid_data', 'do_not_retry'], ['07', 'fraud_confirmed', 'do_not_retry'], ['12', 'invalid_data', 'do_not_retry'], ['13', 'invalid_amount', 'do_not_retry'],
+  ['14', 'invalid_number', 'do_not_retry'], ['15', 'invalid_number', 'do_not_retry'], ['19', 'generic', 'do_not_retry'], ['23', 'invalid_installment', 'do_not_retry'],
+  ['30', 'invalid_data', 'do_not_retry'], ['38', 'pin_try_exceeded', 'do_not_retry'], ['39', 'card_not_supported', 'retry_other_provider'], ['41', 'lost_card', 'do_not_retry'],
+  ['43', 'stolen_card', 'do_not_retry'], ['46', 'restricted_card', 'do_not_retry'], ['51', 'insufficient_funds', 'retry_later'], ['52', 'card_not_supported', 'retry_other_provider'],
+  ['53', 'card_not_supported', 'retry_other_provider'], ['54', 'expired_card', 'do_not_retry'], ['55', 'invalid_pin', 'do_not_retry'], ['56', 'invalid_number', 'do_not_retry'],
+  ['57', 'transaction_not_allowed', 'do_not_retry'], ['58', 'transaction_not_allowed', 'do_not_retry'], ['59', 'fraud_suspect', 'do_not_retry'], ['61', 'insufficient_funds', 'retry_later'],
+  ['62', 'restricted_card', 'do_not_retry'], ['63', 'security_violation', 'do_not_retry'], ['64', 'transaction_not_allowed', 'do_not_retry'], ['65', 'not_permitted', 'do_not_retry'],
+  ['70', 'invalid_pin', 'do_not_retry'], ['74', 'invalid_pin', 'do_not_retry'], ['75', 'pin_try_exceeded', 'do_not_retry'], ['76', 'invalid_data', 'do_not_retry'],
+  ['77', 'restricted_card', 'do_not_retry'], ['78', 'restricted_card', 'do_not_retry'], ['81', 'invalid_pin', 'do_not_retry'], ['82', 'invalid_data', 'do_not_retry'],
+  ['83', 'fraud_suspect', 'do_not_retry'], ['86', 'invalid_pin', 'do_not_retry'], ['88', 'invalid_data', 'do_not_retry'], ['91', 'issuer_not_available', 'retry_other_provider'],
+  ['92', 'generic', 'do_not_retry'], ['93', 'transaction_not_allowed', 'do_not_retry'], ['94', 'generic', 'do_not_retry'], ['96', 'try_again', 'retry_other_provider'],
+  ['N0', 'generic', 'retry_other_provider'], ['N3', 'service_not_allowed', 'do_not_retry'], ['N4', 'insufficient_funds', 'retry_later'], ['N7', 'security_violation', 'do_not_retry'],
+  ['N8', 'invalid_amount', 'do_not_retry'], ['R0', 'service_not_allowed', 'do_not_retry'], ['R1', 'service_not_allowed', 'do_not_retry'], ['R2', 'transaction_not_allowed', 'do_not_retry'],
+  ['R3', 'service_not_allowed', 'do_not_retry'], ['AB', 'card_not_supported', 'retry_other_provider'], ['AC', 'card_not_supported', 'retry_other_provider'], ['P5', 'invalid_pin', 'do_not_retry'],
+  ['P6', 'invalid_pin', 'do_not_retry'], ['6P', 'invalid_data', 'do_not_retry'], ['FM', 'card_not_supported', 'do_not_retry'], ['B1', 'not_permitted', 'do_not_retry'],
+  ['B2', 'not_permitted', 'do_not_retry'], ['1000', 'generic', 'retry_other_provider'], ['1001', 'expired_card', 'do_not_retry'], ['1011', 'invalid_number', 'do_not_retry'],
+  ['1016', 'insufficient_funds', 'retry_later'], ['1045', 'invalid_cvv', 'do_not_retry'], ['2000', 'pickup_card', 'do_not_retry'], ['9111', 'try_again', 'retry_other_provider'],
+  ['antifraud_reproved', 'fraud_suspect', 'do_not_retry'],
 ];
 
 describe('Pagar.me decline table', () => {
   it('lists every mapped code, each to one of our declined codes', () => {
     expect(Object.keys(PAGARME_DECLINES).sort()).toEqual(DECLINES.map(([code]) => code).sort());
-    for (const [code, declinedCode, technical] of DECLINES) {
-      expect([code, pagarmeDeclineOf(code).declinedCode, pagarmeDeclineOf(code).technical]).toEqual([code, declinedCode, technical]);
+    for (const [code, declinedCode, decision] of DECLINES) {
+      expect([code, pagarmeDeclineOf(code).declinedCode, pagarmeDeclineOf(code).decision]).toEqual([code, declinedCode, decision]);
       expect(DECLINED_CODES).toContain(PAGARME_DECLINES[code]!.declinedCode);
       expect(PAGARME_DECLINES[code]!.meaning.length).toBeGreaterThan(0);
     }
-    // Only the "try later" and "issuer down" codes are technical.
-    expect(DECLINES.filter(([, , technical]) => technical).map(([code]) => code)).toEqual(['91', '96', '9111']);
+    // Only the "try later" and "issuer down" codes are technical, and they retry on another provider.
+    expect(DECLINES.filter(([code]) => isTechnicalDecline(pagarmeDeclineOf(code))).map(([code]) => code)).toEqual(['91', '96', '9111']);
+    expect(DECLINES.filter(([, declinedCode]) => declinedCode === 'try_again' || declinedCode === 'issuer_not_available').every(([, , decision]) => decision === 'retry_other_provider')).toBe(true);
   });
 
   it('reads a one-digit ABECS code as its two-digit form, and the earlier codes by family', () => {
     expect(pagarmeDeclineOf('5')).toMatchObject({ declinedCode: 'generic', code: '05' });
     expect(pagarmeDeclineOf(51)).toMatchObject({ declinedCode: 'insufficient_funds', code: '51' });
     expect(pagarmeDeclineOf(' n7 ')).toMatchObject({ declinedCode: 'security_violation', code: 'N7' });
-    expect(pagarmeDeclineOf('1025')).toMatchObject({ declinedCode: 'generic', technical: false, code: '1025' });
-    expect(pagarmeDeclineOf('2004')).toMatchObject({ declinedCode: 'pickup_card', technical: false });
-    expect(pagarmeDeclineOf('9107')).toMatchObject({ declinedCode: 'try_again', technical: true });
+    expect(pagarmeDeclineOf('1025')).toMatchObject({ declinedCode: 'generic', decision: 'retry_other_provider', code: '1025' });
+    expect(pagarmeDeclineOf('2004')).toMatchObject({ declinedCode: 'pickup_card', decision: 'do_not_retry' });
+    expect(pagarmeDeclineOf('9107')).toMatchObject({ declinedCode: 'try_again', decision: 'retry_other_provider' });
   });
 
   it('a code the table does not know is a final generic decline, never an approval', () => {
-    expect(pagarmeDeclineOf('ZZ')).toMatchObject({ declinedCode: 'generic', technical: false, meaning: 'code ZZ not in the table' });
-    expect(pagarmeDeclineOf(undefined)).toMatchObject({ declinedCode: 'generic', technical: false, meaning: 'code (none) not in the table' });
+    expect(pagarmeDeclineOf('ZZ')).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry', meaning: 'code ZZ not in the table' });
+    expect(pagarmeDeclineOf(undefined)).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry', meaning: 'code (none) not in the table' });
     expect(pagarmeDeclineOf('0000').declinedCode).toBe('generic');
   });
 });

@@ -4,39 +4,40 @@ import { TECHNICAL_DECLINE_CODES } from '../../../src/modules/charges/domain/rou
 import { REDE_SUCCESS_CODES, redeDeclines } from '../../../src/modules/connectors/rede/declineTable';
 import { redeStatuses } from '../../../src/modules/connectors/rede/statusTable';
 import { stateOf, toQueryResult, type RedeQueryAnswer } from '../../../src/modules/connectors/rede/transformers';
-import { declineOf } from '../../../src/modules/connectors/kit/tables';
+import { DECLINE_DECISIONS, declineOf } from '../../../src/modules/connectors/kit/tables';
 
-/** Every return code of e.Rede's manual the table maps, by the declinedCode it becomes (technical ones marked). */
+/** Every return code of e.Rede's manual the table maps, by the declinedCode it becomes and the decision it leads to. */
 const EXPECTED: Record<string, readonly string[]> = {
-  card_not_supported: ['114', '82'],
-  expired_card: ['112', '79', '86'],
-  fraud_suspect: ['113'],
-  generic: ['101', '116', '122', '124', '175', '58', '72', '83', '84'],
-  insufficient_funds: ['111', '80'],
-  invalid_amount: ['108', '49', '70', '71', '73', '357', '358'],
-  invalid_cvv: ['119', '172', '15', '16'],
-  invalid_data: [
-    '117', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '17', '18', '19', '20', '21', '22', '23', '27', '28',
-    '29', '30', '31', '32', '33', '34', '35', '39', '40', '41', '42', '43', '44', '45', '47', '48', '55', '59', '60', '61', '65', '66', '67',
-    '68', '75', '76', '78', '85', '87', '89', '97', '98', '153', '154', '155', '156', '157', '158', '159', '160', '161', '167', '169', '176',
-    '4030', '353', '362', '363', '369',
+  'card_not_supported (retry_other_provider)': ['82', '114'],
+  'expired_card (do_not_retry)': ['79', '86', '112'],
+  'fraud_suspect (do_not_retry)': ['113'],
+  'generic (retry_other_provider)': ['58', '72', '83', '84', '101', '116', '122', '124', '175'],
+  'insufficient_funds (retry_later)': ['80', '111'],
+  'invalid_amount (do_not_retry)': ['49', '70', '71', '73', '108', '357', '358'],
+  'invalid_cvv (do_not_retry)': ['15', '16', '119', '172'],
+  'invalid_data (do_not_retry)': [
+    '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '17', '18', '19', '20', '21', '22', '23', '27', '28', '29',
+    '30', '31', '32', '33', '34', '35', '39', '40', '41', '42', '43', '44', '45', '47', '48', '55', '59', '60', '61', '65', '66', '67',
+    '68', '75', '76', '78', '85', '87', '89', '97', '98', '117', '153', '154', '155', '156', '157', '158', '159', '160', '161', '167',
+    '169', '176', '353', '362', '363', '369', '4030',
   ],
-  invalid_installment: ['46', '50', '54', '151'],
-  invalid_merchant: ['102', '24', '25', '26', '57', '88', '898', '3301'],
-  invalid_number: ['109', '36', '37', '38'],
-  'issuer_not_available (technical)': ['106'],
-  not_permitted: ['115', '123', '351'],
-  restricted_card: ['105', '118'],
-  service_not_allowed: ['51', '63'],
-  transaction_not_allowed: ['110', '170', '53', '69', '171', '173', '354', '355', '365', '373', '374'],
-  'try_again (technical)': ['103', '104', '107', '121', '56', '64', '74', '150', '370', '899', '368', '371'],
+  'invalid_installment (do_not_retry)': ['46', '50', '54', '151'],
+  'invalid_merchant (do_not_retry)': ['24', '25', '26'],
+  'invalid_merchant (retry_other_provider)': ['57', '88', '102', '898', '3301'],
+  'invalid_number (do_not_retry)': ['36', '37', '38', '109'],
+  'issuer_not_available (retry_other_provider)': ['106'],
+  'not_permitted (do_not_retry)': ['115', '123', '351'],
+  'restricted_card (do_not_retry)': ['105', '118'],
+  'service_not_allowed (do_not_retry)': ['51', '63'],
+  'transaction_not_allowed (do_not_retry)': ['53', '69', '110', '170', '171', '173', '354', '355', '365', '373', '374'],
+  'try_again (retry_other_provider)': ['56', '64', '74', '103', '104', '107', '121', '150', '368', '370', '371', '899'],
 };
 
 describe('e.Rede decline table', () => {
   it('maps exactly the listed codes, each to the listed declinedCode', () => {
     const actual: Record<string, string[]> = {};
     for (const [code, entry] of Object.entries(redeDeclines)) {
-      const group = entry.technical ? `${entry.declinedCode} (technical)` : entry.declinedCode;
+      const group = `${entry.declinedCode} (${entry.decision})`;
       (actual[group] ??= []).push(code);
     }
     const sorted = (groups: Record<string, readonly string[]>) =>
@@ -44,10 +45,12 @@ describe('e.Rede decline table', () => {
     expect(sorted(actual)).toEqual(sorted(EXPECTED));
   });
 
-  it('marks technical exactly the codes the routing treats as technical, and uses only our declined codes', () => {
+  it('decides every code: technical ones retry on another provider, insufficient funds later, and uses only our declined codes', () => {
     for (const [code, entry] of Object.entries(redeDeclines)) {
       expect([code, (DECLINED_CODES as readonly string[]).includes(entry.declinedCode)]).toEqual([code, true]);
-      expect([code, entry.technical]).toEqual([code, TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)]);
+      expect([code, DECLINE_DECISIONS.includes(entry.decision)]).toEqual([code, true]);
+      if (TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)) expect([code, entry.decision]).toEqual([code, 'retry_other_provider']);
+      if (entry.declinedCode === 'insufficient_funds') expect([code, entry.decision]).not.toEqual([code, 'retry_other_provider']);
       expect(entry.meaning.length).toBeGreaterThan(0);
     }
   });
@@ -58,7 +61,7 @@ describe('e.Rede decline table', () => {
       expect([code, redeDeclines[code]?.meaning]).toEqual([code, REDE_AUTHORIZATION_RETURNS[code]]);
     }
     for (const code of REDE_SUCCESS_CODES) expect(redeDeclines[code]).toBeUndefined();
-    expect(declineOf(redeDeclines, '999')).toMatchObject({ declinedCode: 'generic' as DeclinedCode, technical: false });
+    expect(declineOf(redeDeclines, '999')).toMatchObject({ declinedCode: 'generic' as DeclinedCode, decision: 'do_not_retry' });
   });
 });
 

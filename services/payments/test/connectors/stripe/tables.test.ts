@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { STRIPE_TEST_CARDS } from '@platform/simulators';
 import { DECLINED_CODES } from '../../../src/modules/charges/domain/charge';
 import { TECHNICAL_DECLINE_CODES } from '../../../src/modules/charges/domain/routing';
-import { declineOf } from '../../../src/modules/connectors/kit/tables';
+import { DECLINE_DECISIONS, declineOf } from '../../../src/modules/connectors/kit/tables';
 import { STRIPE_DECLINES } from '../../../src/modules/connectors/stripe/declineTable';
 import { redact } from '../../../src/modules/connectors/stripe/errors';
 import { STRIPE_STATUS } from '../../../src/modules/connectors/stripe/statusTable';
@@ -10,44 +10,51 @@ import { descriptorSuffixOf, fromIntent, fromRefund, refundedOf, stateOf, toQuer
 
 /** Every code of Stripe's "Decline codes" and the card and PaymentIntent "Error codes" the table maps, by the declinedCode it becomes. */
 const EXPECTED: Record<string, readonly string[]> = {
-  card_not_supported: ['card_not_supported', 'currency_not_supported'],
-  expired_card: ['expired_card'],
-  fraud_suspect: ['fraudulent'],
-  generic: ['call_issuer', 'card_declined', 'do_not_honor', 'generic_decline', 'no_action_taken', 'payment_intent_payment_attempt_expired', 'payment_intent_payment_attempt_failed'],
-  insufficient_funds: ['card_velocity_exceeded', 'insufficient_funds', 'withdrawal_count_limit_exceeded'],
-  invalid_amount: ['invalid_amount'],
-  invalid_cvv: ['incorrect_cvc', 'invalid_cvc'],
-  invalid_data: ['incorrect_zip', 'invalid_expiry_month', 'invalid_expiry_year'],
-  invalid_number: ['incorrect_number', 'invalid_number', 'test_mode_live_card', 'testmode_decline'],
-  invalid_pin: ['incorrect_pin', 'invalid_pin', 'offline_pin_required', 'online_or_offline_pin_required'],
-  'issuer_not_available (technical)': ['issuer_not_available'],
-  lost_card: ['lost_card'],
-  not_permitted: ['card_decline_rate_limit_exceeded', 'do_not_try_again', 'not_permitted'],
-  pickup_card: ['pickup_card'],
-  pin_try_exceeded: ['pin_try_exceeded'],
-  restricted_card: ['invalid_account', 'new_account_information_available', 'restricted_card'],
-  security_violation: ['authentication_required', 'payment_intent_authentication_failure', 'security_violation'],
-  service_not_allowed: ['revocation_of_all_authorizations', 'revocation_of_authorization', 'service_not_allowed', 'stop_payment_order'],
-  stolen_card: ['stolen_card'],
-  transaction_not_allowed: ['duplicate_transaction', 'merchant_blacklist', 'transaction_not_allowed'],
-  'try_again (technical)': ['approve_with_id', 'processing_error', 'reenter_transaction', 'try_again_later'],
+  'card_not_supported (retry_other_provider)': ['card_not_supported', 'currency_not_supported'],
+  'expired_card (do_not_retry)': ['expired_card'],
+  'fraud_suspect (do_not_retry)': ['fraudulent'],
+  'generic (retry_other_provider)': [
+    'call_issuer', 'do_not_honor', 'generic_decline', 'no_action_taken', 'card_declined', 'payment_intent_payment_attempt_expired',
+    'payment_intent_payment_attempt_failed',
+  ],
+  'insufficient_funds (retry_later)': ['card_velocity_exceeded', 'insufficient_funds', 'withdrawal_count_limit_exceeded'],
+  'invalid_amount (do_not_retry)': ['invalid_amount'],
+  'invalid_cvv (do_not_retry)': ['incorrect_cvc', 'invalid_cvc'],
+  'invalid_data (do_not_retry)': ['incorrect_zip', 'invalid_expiry_month', 'invalid_expiry_year'],
+  'invalid_number (do_not_retry)': ['incorrect_number', 'invalid_number', 'testmode_decline', 'test_mode_live_card'],
+  'invalid_pin (do_not_retry)': ['incorrect_pin', 'invalid_pin', 'offline_pin_required', 'online_or_offline_pin_required'],
+  'issuer_not_available (retry_other_provider)': ['issuer_not_available'],
+  'lost_card (do_not_retry)': ['lost_card'],
+  'not_permitted (do_not_retry)': ['do_not_try_again', 'not_permitted', 'card_decline_rate_limit_exceeded'],
+  'pickup_card (do_not_retry)': ['pickup_card'],
+  'pin_try_exceeded (do_not_retry)': ['pin_try_exceeded'],
+  'restricted_card (do_not_retry)': ['invalid_account', 'new_account_information_available', 'restricted_card'],
+  'security_violation (do_not_retry)': ['authentication_required', 'security_violation', 'payment_intent_authentication_failure'],
+  'service_not_allowed (do_not_retry)': [
+    'revocation_of_all_authorizations', 'revocation_of_authorization', 'service_not_allowed', 'stop_payment_order',
+  ],
+  'stolen_card (do_not_retry)': ['stolen_card'],
+  'transaction_not_allowed (do_not_retry)': ['duplicate_transaction', 'merchant_blacklist', 'transaction_not_allowed'],
+  'try_again (retry_other_provider)': ['approve_with_id', 'processing_error', 'reenter_transaction', 'try_again_later'],
 };
 
 describe('Stripe decline table', () => {
   it('maps exactly the listed codes, each to the listed declinedCode', () => {
     const actual: Record<string, string[]> = {};
     for (const [code, entry] of Object.entries(STRIPE_DECLINES)) {
-      const group = entry.technical ? `${entry.declinedCode} (technical)` : entry.declinedCode;
+      const group = `${entry.declinedCode} (${entry.decision})`;
       (actual[group] ??= []).push(code);
     }
     const sorted = (groups: Record<string, readonly string[]>) => Object.fromEntries(Object.entries(groups).map(([group, codes]) => [group, [...codes].sort()]));
     expect(sorted(actual)).toEqual(sorted(EXPECTED));
   });
 
-  it('marks technical exactly the codes the routing treats as technical, and uses only our declined codes', () => {
+  it('decides every code: technical ones retry on another provider, insufficient funds later, and uses only our declined codes', () => {
     for (const [code, entry] of Object.entries(STRIPE_DECLINES)) {
       expect([code, (DECLINED_CODES as readonly string[]).includes(entry.declinedCode)]).toEqual([code, true]);
-      expect([code, entry.technical]).toEqual([code, TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)]);
+      expect([code, DECLINE_DECISIONS.includes(entry.decision)]).toEqual([code, true]);
+      if (TECHNICAL_DECLINE_CODES.includes(entry.declinedCode)) expect([code, entry.decision]).toEqual([code, 'retry_other_provider']);
+      if (entry.declinedCode === 'insufficient_funds') expect([code, entry.decision]).not.toEqual([code, 'retry_other_provider']);
       expect(entry.meaning.length).toBeGreaterThan(0);
     }
   });
@@ -57,7 +64,7 @@ describe('Stripe decline table', () => {
       if (!card.decline) continue;
       expect([number, STRIPE_DECLINES[card.decline.declineCode ?? card.decline.code] !== undefined, STRIPE_DECLINES[card.decline.code] !== undefined]).toEqual([number, true, true]);
     }
-    expect(declineOf(STRIPE_DECLINES, 'a_code_stripe_never_wrote')).toMatchObject({ declinedCode: 'generic', technical: false });
+    expect(declineOf(STRIPE_DECLINES, 'a_code_stripe_never_wrote')).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import { Types } from '@adyen/api-library';
 import type { AuthorizeRequest, AuthorizeResult, OperationRequest, OperationResult } from '../domain/types';
-import { declineOf, statusOf } from '../kit/tables';
+import { declineOf, statusOf, withAdviceCode } from '../kit/tables';
 import { ADYEN_DECLINES } from './declineTable';
 import { encryptField } from './encryption';
 import { ADYEN_RESULT_CODES } from './statusTable';
@@ -96,12 +96,16 @@ export function toPaymentRequest(request: AuthorizeRequest, context: PaymentCont
 }
 
 /** A decline from a refusalReasonCode: our code, and Adyen's reason and meaning as the message. */
-export function declinedFrom(response: Pick<PaymentResponse, 'pspReference' | 'refusalReason' | 'refusalReasonCode' | 'resultCode'>): AuthorizeResult {
+export function declinedFrom(response: Pick<PaymentResponse, 'pspReference' | 'refusalReason' | 'refusalReasonCode' | 'resultCode' | 'additionalData'>): AuthorizeResult {
   const code = response.refusalReasonCode;
-  const decline = declineOf(ADYEN_DECLINES, code);
+  // additionalData.merchantAdviceCode: the Mastercard issuer's advice ("01: New account information available"),
+  // read by its two leading digits; 03 and 21 forbid any retry.
+  const advice = /^\s*(\d{1,2})/.exec(response.additionalData?.['merchantAdviceCode'] ?? '')?.[1];
+  const decline = withAdviceCode(declineOf(ADYEN_DECLINES, code), advice);
   return {
     status: 'declined',
     declinedCode: decline.declinedCode,
+    decision: decline.decision,
     message: `Adyen ${response.resultCode ?? 'Refused'} ${code ?? '(no code)'}: ${decline.meaning}`,
     ...(response.pspReference ? { transactionId: response.pspReference } : {}),
     ...(code !== undefined ? { networkResponseCode: String(code) } : {}),
@@ -136,6 +140,7 @@ export function fromPaymentResponse(response: PaymentResponse, request: Authoriz
   return {
     status: 'declined',
     declinedCode: 'not_permitted',
+    decision: 'do_not_retry',
     message: `Adyen ${resultCode ?? '(no resultCode)'}: the payment needs a shopper action this connector does not run`,
     ...(pspReference ? { transactionId: pspReference } : {}),
   };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CardBrand } from '../../vault/domain/card';
 import type { AuthorizeRequest, AuthorizeResult, OperationResult, QueryResult } from '../domain/types';
-import { declineOf, statusOf } from '../kit/tables';
+import { declineOf, isTechnicalDecline, retriesOnOtherProvider, statusOf, withAdviceCode } from '../kit/tables';
 import { CIELO_CANCELLATION_CODES, CIELO_DECLINES } from './declineTable';
 import { redact } from './errors';
 import { CIELO_STATUS, CIELO_STATUS_NAMES } from './statusTable';
@@ -62,6 +62,8 @@ export interface CieloPayment {
   ReturnMessage?: string;
   /** Braspag gateway: the acquirer's return. */
   ProviderReturnCode?: string | number;
+  /** The Mastercard issuer's merchant advice code on a refusal ("MerchantAdviceCode": "1"). */
+  MerchantAdviceCode?: string | number;
   ProviderReturnMessage?: string;
   ReasonCode?: number;
   ReasonMessage?: string;
@@ -268,10 +270,12 @@ export function fromSale(sale: CieloSale, now: () => Date): AuthorizeResult {
     case 11:
       return { status: 'canceled', transactionId, message: `Cielo: ${CIELO_STATUS_NAMES[String(status)]}` };
     default: {
-      const entry = declineOf(CIELO_DECLINES, code);
+      // Payment.MerchantAdviceCode (Mastercard only, "Card Brands Retry Program"): 03 and 21 forbid any retry.
+      const entry = withAdviceCode(declineOf(CIELO_DECLINES, code), payment.MerchantAdviceCode);
       return {
         status: 'declined',
         declinedCode: entry.declinedCode,
+        decision: entry.decision,
         transactionId,
         message: `Cielo ${CIELO_STATUS_NAMES[String(status)] ?? `status ${String(status)}`}: ${code ?? '(no code)'} ${message || entry.meaning}`.trim(),
         ...networkCodes(payment),
@@ -293,7 +297,7 @@ export function fromCapture(answer: CieloOperationAnswer, transactionId: string)
   const entry = declineOf(CIELO_DECLINES, code);
   return {
     result: { status: 'failed', declinedCode: entry.declinedCode, message: `Cielo did not capture: ${code ?? '(no code)'} ${returnMessageOf(answer) || entry.meaning}`.trim() },
-    technical: entry.technical,
+    technical: isTechnicalDecline(entry),
   };
 }
 
@@ -309,7 +313,7 @@ export function fromVoid(answer: CieloOperationAnswer, transactionId: string): O
   const entry = declineOf(CIELO_CANCELLATION_CODES, code);
   return {
     result: { status: 'failed', declinedCode: entry.declinedCode, message: `Cielo did not cancel: ${code ?? '(no code)'} ${returnMessageOf(answer) || entry.meaning}`.trim() },
-    technical: entry.technical,
+    technical: retriesOnOtherProvider(entry),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { CardData } from '../../vault/domain/card';
 import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../charges/domain/charge';
 import type { Payer } from '../../../shared/customersPort';
+import type { DeclineDecision } from '../kit/tables';
 
 /**
  * The one shape every payment provider has. The charge use cases talk only to these interfaces; a real
@@ -61,13 +62,14 @@ export interface BoletoInstructions {
 
 /**
  * A provider's answer. No answer at all (a timeout, an unreachable provider) is not a result: the adapter
- * throws or never settles, and the caller records a technical failure. A decline with `try_again` or
- * `issuer_not_available` is technical too (see domain/routing.ts).
+ * throws or never settles, and the caller records a technical failure. A decline carries the decision of the
+ * connector's decline table (kit/tables.ts): `retry_other_provider` moves the charge on to its next provider; a
+ * decline without one is decided by its declinedCode (charges/domain/cascade.ts).
  */
 export type AuthorizeResult =
   | ({ status: 'authorized'; transactionId: string; captured: boolean; cvvChecked: boolean } & NetworkCodes)
   | { status: 'pending'; transactionId: string; pix?: PixInstructions; boleto?: BoletoInstructions }
-  | ({ status: 'declined'; declinedCode: DeclinedCode; message: string; transactionId?: string } & NetworkCodes)
+  | ({ status: 'declined'; declinedCode: DeclinedCode; message: string; transactionId?: string; decision?: DeclineDecision } & NetworkCodes)
   | { status: 'canceled'; transactionId?: string; message: string };
 
 export interface OperationRequest {

@@ -9,21 +9,86 @@ import type { ProviderChargeStatus } from '../domain/types';
 /** The provider's status (as it writes it) -> the charge status it means. */
 export type StatusTable = Readonly<Record<string, ProviderChargeStatus>>;
 
+/**
+ * What a decline lets the platform do next, one vocabulary for every connector:
+ * - `retry_other_provider`: a soft or technical decline (the issuer or the acquirer could not decide, a generic
+ *   refusal another acquirer may approve): the charge moves on to its next provider, within the cascade cap and
+ *   the card brands' retry rules (charges/domain/cascade.ts);
+ * - `do_not_retry`: a hard decline (lost, stolen, pickup, confirmed fraud, invalid number, closed account, bad
+ *   data, and the brands' "never retry" answers such as Mastercard's merchant advice codes 03 and 21): the
+ *   charge stops at once, no provider is asked again;
+ * - `retry_later`: the issuer may approve the same card later (insufficient funds, "try again in n hours"): the
+ *   charge stops now; another acquirer asked at once would get the same answer.
+ */
+export const DECLINE_DECISIONS = ['retry_other_provider', 'do_not_retry', 'retry_later'] as const;
+export type DeclineDecision = (typeof DECLINE_DECISIONS)[number];
+
 export interface DeclineEntry {
   declinedCode: DeclinedCode;
-  /** A technical failure (the issuer or the acquirer could not decide): the charge moves on to its next provider. */
-  technical: boolean;
+  /** What the platform does after this decline. */
+  decision: DeclineDecision;
   /** What the provider's manual says the code means. */
   meaning: string;
 }
 
-/** The provider's decline code -> our declinedCode, and whether it is technical. */
+/** The provider's decline code -> our declinedCode and the decision it leads to. */
 export type DeclineTable = Readonly<Record<string, DeclineEntry>>;
 
-/** The entry of a code; a code the table does not know is a generic, final decline (never a silent approval). */
+/** The entry of a code; a code the table does not know is a generic decline never retried (never a silent approval). */
 export function declineOf(table: DeclineTable, code: string | number | undefined | null): DeclineEntry {
   const key = code === undefined || code === null ? '' : String(code).trim();
-  return table[key] ?? { declinedCode: 'generic', technical: false, meaning: `code ${key || '(none)'} not in the table` };
+  return table[key] ?? { declinedCode: 'generic', decision: 'do_not_retry', meaning: `code ${key || '(none)'} not in the table` };
+}
+
+/**
+ * The acquirer or the issuer could not decide (try_again, issuer_not_available): a capture, void or refund refused
+ * so is a technical failure, retried later, whatever the authorization's decision would be.
+ */
+export function isTechnicalDecline(entry: Pick<DeclineEntry, 'declinedCode'>): boolean {
+  return entry.declinedCode === 'try_again' || entry.declinedCode === 'issuer_not_available';
+}
+
+/** Whether a decline moves the charge on to its next provider (a soft or technical decline). */
+export function retriesOnOtherProvider(entry: Pick<DeclineEntry, 'decision'>): boolean {
+  return entry.decision === 'retry_other_provider';
+}
+
+/**
+ * Mastercard's Merchant Advice Codes (Cielo, "Card Brands Retry Program", MAC table; the same values Adyen, Stripe
+ * and the acquirers pass on) -> the decision they force, whatever the response code said. 03 ("retry is not
+ * allowed") and 21 ("plan cancelled") are charged from the first retry: never retry. 40 and 41 (non-reloadable
+ * prepaid, single-use virtual card) are never retried either. 02 and 24 to 30 ("try again later", after an hour to
+ * ten days, given with an insufficient funds decline) ask for a later retry. 01 (new account information) and 04
+ * (token requirements) need new data: never retried as they are.
+ */
+export const MASTERCARD_ADVICE_DECISIONS: Readonly<Record<string, DeclineDecision>> = {
+  '01': 'do_not_retry',
+  '02': 'retry_later',
+  '03': 'do_not_retry',
+  '04': 'do_not_retry',
+  '21': 'do_not_retry',
+  '24': 'retry_later',
+  '25': 'retry_later',
+  '26': 'retry_later',
+  '27': 'retry_later',
+  '28': 'retry_later',
+  '29': 'retry_later',
+  '30': 'retry_later',
+  '40': 'do_not_retry',
+  '41': 'do_not_retry',
+};
+
+/**
+ * The entry once the Mastercard merchant advice code that came with the decline is read: a code of the table above
+ * overrides the response code's decision (03 and 21 always end in do_not_retry); no code, or one not listed, keeps it.
+ */
+export function withAdviceCode(entry: DeclineEntry, adviceCode: string | number | undefined | null): DeclineEntry {
+  if (adviceCode === undefined || adviceCode === null) return entry;
+  const raw = String(adviceCode).trim();
+  const key = /^\d$/.test(raw) ? `0${raw}` : raw;
+  const decision = MASTERCARD_ADVICE_DECISIONS[key];
+  if (!decision || decision === entry.decision) return entry;
+  return { ...entry, decision, meaning: `${entry.meaning}; Mastercard merchant advice code ${key}` };
 }
 
 /** The charge status of a provider status; undefined when the table does not know it (nothing changes then). */

@@ -242,6 +242,7 @@ export function fromPayment(payment: MercadoPagoPayment, context: { cvvSent: boo
       return {
         status: 'declined',
         declinedCode: entry.declinedCode,
+        decision: entry.decision,
         transactionId,
         message: `Mercado Pago ${describe(payment)}: ${entry.meaning}`,
         ...networkCodes(payment),

@@ -1,5 +1,5 @@
 import type { AuthorizeRequest, AuthorizeResult, NetworkCodes, OperationResult, QueryResult } from '../domain/types';
-import { statusOf } from '../kit/tables';
+import { isTechnicalDecline, statusOf } from '../kit/tables';
 import { pagarmeDeclineOf } from './declineTable';
 import { redact } from './errors';
 import { PAGARME_CHARGE_STATUS, PAGARME_TRANSACTION_STATUS } from './statusTable';
@@ -272,7 +272,7 @@ export function fromOrder(order: PagarmeOrder, now: () => Date, pixExpiresIn: nu
       return { status: 'canceled', transactionId, message: 'Pagar.me canceled the charge' };
     default: {
       const { entry, message } = declineOf(charge);
-      return { status: 'declined', declinedCode: entry.declinedCode, transactionId, message, ...networkCodes(transaction) };
+      return { status: 'declined', declinedCode: entry.declinedCode, decision: entry.decision, transactionId, message, ...networkCodes(transaction) };
     }
   }
 }
@@ -291,7 +291,7 @@ export function fromCapture(charge: PagarmeCharge, transactionId: string): Opera
     return { result: { status: 'pending', transactionId, message: `Pagar.me capture ${transaction.status ?? charge.status}` }, technical: false };
   }
   const { entry, message } = declineOf(charge);
-  return { result: { status: 'failed', declinedCode: entry.declinedCode, message: `did not capture: ${message}` }, technical: entry.technical };
+  return { result: { status: 'failed', declinedCode: entry.declinedCode, message: `did not capture: ${message}` }, technical: isTechnicalDecline(entry) };
 }
 
 /**
@@ -307,7 +307,7 @@ export function fromCancel(charge: PagarmeCharge, transactionId: string): Operat
     return { result: { status: 'success', transactionId }, technical: false };
   }
   const { entry, message } = declineOf(charge);
-  return { result: { status: 'failed', declinedCode: entry.declinedCode, message: `did not cancel: ${message}` }, technical: entry.technical };
+  return { result: { status: 'failed', declinedCode: entry.declinedCode, message: `did not cancel: ${message}` }, technical: isTechnicalDecline(entry) };
 }
 
 /** "Obter cobrança" > where the charge stands. */

@@ -1,6 +1,6 @@
 import type { DeclinedCode } from '../../charges/domain/charge';
 import type { HttpAnswer } from '../kit/http';
-import { declineOf } from '../kit/tables';
+import { declineOf, isTechnicalDecline } from '../kit/tables';
 import { PIX_DECLINES } from './declineTable';
 
 /**
@@ -52,11 +52,11 @@ export function failureOf(answer: HttpAnswer, what: string): PixFailure {
   const key = kind && PIX_DECLINES[kind] ? kind : `http_${answer.status}`;
   const entry = declineOf(PIX_DECLINES, key);
   const final = answer.status === 401 || answer.status === 403;
-  const declinedCode = final && entry.technical ? (answer.status === 401 ? 'invalid_merchant' : 'not_permitted') : entry.declinedCode;
+  const declinedCode = final && isTechnicalDecline(entry) ? (answer.status === 401 ? 'invalid_merchant' : 'not_permitted') : entry.declinedCode;
   return {
     kind: kind ?? key,
     declinedCode,
-    technical: final ? false : entry.technical,
+    technical: final ? false : isTechnicalDecline(entry),
     message: `${what} answered ${answer.status}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`,
   };
 }

@@ -65,7 +65,7 @@ function networkCodes(answer: { nsu?: string; authorizationCode?: string; brand?
 /** A decline from a Rede return code: our code, and Rede's meaning as the message. */
 export function declinedFrom(returnCode: string | undefined, tid?: string, extra: ReturnType<typeof networkCodes> = {}): AuthorizeResult {
   const decline = declineOf(redeDeclines, returnCode);
-  return { status: 'declined', declinedCode: decline.declinedCode, message: `e.Rede ${returnCode ?? '(none)'}: ${decline.meaning}`, ...(tid ? { transactionId: tid } : {}), ...extra };
+  return { status: 'declined', declinedCode: decline.declinedCode, decision: decline.decision, message: `e.Rede ${returnCode ?? '(none)'}: ${decline.meaning}`, ...(tid ? { transactionId: tid } : {}), ...extra };
 }
 
 /** Manual: "Autorização", the answer (201 approved, 402 declined, 400 integration return). */

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { DeclinedCode } from '../../charges/domain/charge';
 import { boletoDocuments, pixPayload } from './sandboxDocuments';
+import { SANDBOX_DECLINES } from './declineTable';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
@@ -191,7 +192,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   private declined(declinedCode: DeclinedCode, transactionId: string, message = `Declined by SANDBOX: ${declinedCode}`): AuthorizeResult {
-    return { status: 'declined', declinedCode, transactionId, message, networkResponseCode: NETWORK_RESPONSE_CODES[declinedCode] ?? '05' };
+    return { status: 'declined', declinedCode, decision: SANDBOX_DECLINES[declinedCode].decision, transactionId, message, networkResponseCode: NETWORK_RESPONSE_CODES[declinedCode] ?? '05' };
   }
 
   private pix(request: AuthorizeRequest, transactionId: string): AuthorizeResult {

@@ -16,6 +16,7 @@ import type {
 import { ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { trustedAuthorities } from '../kit/http';
+import { isTechnicalDecline } from '../kit/tables';
 import { stripeCredentials, type StripeCredentials } from './credentials';
 import { failureOf, type StripeFailure } from './errors';
 import { stripeNotifications } from './notifications';
@@ -196,7 +197,7 @@ function declinedCodeOf(failure: Exclude<StripeFailure, { kind: 'card' }>) {
 /** A capture, cancel or refund Stripe refused. A card error here (rare) that is technical fails over. */
 function operationFailure(failure: StripeFailure): OperationResult {
   if (failure.kind === 'card') {
-    if (failure.entry.technical) throw new ProviderUnavailableError(failure.message);
+    if (isTechnicalDecline(failure.entry)) throw new ProviderUnavailableError(failure.message);
     return { status: 'failed', declinedCode: failure.entry.declinedCode, message: failure.message };
   }
   return { status: 'failed', declinedCode: declinedCodeOf(failure), message: failure.message };

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { DeclinedCode } from '../../charges/domain/charge';
 import { ProviderUnavailableError } from '../domain/types';
 import { declineOf, type DeclineEntry } from '../kit/tables';
-import { STRIPE_DECLINES } from './declineTable';
+import { STRIPE_DECLINES, stripeAdvised } from './declineTable';
 
 /**
  * What the official SDK throws (API reference "Errors": the error object `{type, code, decline_code, message,
@@ -63,7 +63,7 @@ export function failureOf(error: unknown): StripeFailure {
   const text = redact(error.message ?? '');
   if (error instanceof Stripe.errors.StripeCardError || error.rawType === 'card_error') {
     const key = error.decline_code || code;
-    const entry = declineOf(STRIPE_DECLINES, key);
+    const entry = stripeAdvised(declineOf(STRIPE_DECLINES, key), error);
     const paymentIntent = (error as { payment_intent?: Stripe.PaymentIntent }).payment_intent;
     return {
       kind: 'card',

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { AuthorizeRequest, AuthorizeResult, NetworkCodes, OperationResult, QueryResult } from '../domain/types';
 import { declineOf, statusOf } from '../kit/tables';
-import { STRIPE_DECLINES } from './declineTable';
+import { STRIPE_DECLINES, stripeAdvised } from './declineTable';
 import { redact, type StripeFailure } from './errors';
 import { STRIPE_STATUS } from './statusTable';
 
@@ -163,11 +163,12 @@ export function fromIntent(intent: Stripe.PaymentIntent): AuthorizeResult {
     case 'requires_payment_method':
     default: {
       const code = lastErrorCode(intent);
-      const entry = declineOf(STRIPE_DECLINES, code);
+      const entry = stripeAdvised(declineOf(STRIPE_DECLINES, code), intent.last_payment_error ?? {});
       const message = intent.last_payment_error?.message;
       return {
         status: 'declined',
         declinedCode: entry.declinedCode,
+        decision: entry.decision,
         transactionId,
         message: `Stripe ${intent.status}: ${code ?? '(no code)'} ${message ? redact(message) : entry.meaning}`.trim(),
         ...networkCodes(charge),
@@ -185,6 +186,7 @@ export function fromCardFailure(failure: Extract<StripeFailure, { kind: 'card' }
   return {
     status: 'declined',
     declinedCode: failure.entry.declinedCode,
+    decision: failure.entry.decision,
     message: failure.message,
     ...(failure.paymentIntent?.id ? { transactionId: failure.paymentIntent.id } : {}),
     ...(failure.networkDeclineCode ? { networkResponseCode: failure.networkDeclineCode } : {}),
