@@ -153,7 +153,12 @@ export interface RunningWithProviders {
  * The real payments service on a fresh database, whose registry holds the given adapters (and the sandbox, if not
  * replaced), or is the given registry (the real connectors, pointed at simulators).
  */
-export async function startWithProviders(adapters: PaymentProvider[] | ProviderRegistry, clock = new ManualClock()): Promise<RunningWithProviders> {
+export async function startWithProviders(
+  adapters: PaymentProvider[] | ProviderRegistry,
+  clock = new ManualClock(),
+  /** More of the service's variables (ROUTING_*, ...). */
+  env: Record<string, string> = {},
+): Promise<RunningWithProviders> {
   const sandbox = new SandboxProvider({ publicUrl: 'https://pay.example.test' });
   const registry = Array.isArray(adapters) ? fromAdapters(adapters.some((a) => a.type === 'SANDBOX') ? adapters : [sandbox, ...adapters]) : adapters;
   const { service, address } = await startServiceForTest(
@@ -174,6 +179,7 @@ export async function startWithProviders(adapters: PaymentProvider[] | ProviderR
         CUSTOMERS_GRPC_URL: '127.0.0.1:1',
         SELLERS_AND_REVIEWS_GRPC_URL: '127.0.0.1:1',
         SETTINGS_GRPC_URL: '127.0.0.1:1',
+        ...env,
       },
     },
   );
