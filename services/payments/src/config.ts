@@ -1,6 +1,7 @@
 import { env } from '@platform/kit';
 import { z } from 'zod';
 import { parseKeyRing } from './modules/vault/crypto/keyRing';
+import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT } from './modules/charges/domain/cascade';
 
 const { key32 } = env;
 
@@ -58,6 +59,11 @@ export const paymentsConfig = z.object({
   CARD_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
   /** How long one provider request may take before it counts as a timeout (a technical failure). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /**
+   * Extra providers a charge may be tried on after soft declines (a decline whose decision is
+   * retry_other_provider), besides the first; timeouts and unreachable providers move on without counting here.
+   */
+  CASCADE_MAX_EXTRA_ATTEMPTS: z.coerce.number().int().min(0).max(10).default(CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT),
   /** Base URL for QR code and barcode images the sandbox provider points to. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   /** The customers service (host:port), asked whether a charge's customer exists and is the caller's. */

@@ -90,8 +90,8 @@ describe('routing: failover classification', () => {
   it.each([
     [{ kind: 'timeout' } as const, 'technical'],
     [{ kind: 'unavailable' } as const, 'technical'],
-    [{ kind: 'declined', declinedCode: 'try_again' } as const, 'technical'],
-    [{ kind: 'declined', declinedCode: 'issuer_not_available' } as const, 'technical'],
+    [{ kind: 'declined', declinedCode: 'try_again' } as const, 'soft_decline'],
+    [{ kind: 'declined', declinedCode: 'issuer_not_available' } as const, 'soft_decline'],
     [{ kind: 'declined', declinedCode: 'insufficient_funds' } as const, 'final'],
     [{ kind: 'declined', declinedCode: 'restricted_card' } as const, 'final'],
     [{ kind: 'declined', declinedCode: 'fraud_suspect' } as const, 'final'],

@@ -26,7 +26,7 @@ export interface ChargeDeps {
   pool: Pool;
   log: Logger;
   clock: Clock;
-  config: Pick<PaymentsConfig, 'PROVIDER_TIMEOUT_MS' | 'PUBLIC_URL'>;
+  config: Pick<PaymentsConfig, 'PROVIDER_TIMEOUT_MS' | 'PUBLIC_URL'> & Partial<Pick<PaymentsConfig, 'CASCADE_MAX_EXTRA_ATTEMPTS'>>;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
   store: ChargeStore;

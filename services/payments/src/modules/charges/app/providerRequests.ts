@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type Queryable } from '@platform/kit';
 import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../domain/charge';
-import { classifyAttempt, type AttemptOutcome } from '../domain/routing';
+import { BRAND_RETRY_WINDOW_DAYS } from '../domain/brandRetryRules';
+import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, TECHNICAL_DECLINE_CODES, cascadeVerdict, classifyAttempt, decisionOf, type AttemptOutcome } from '../domain/cascade';
+import { failedCardAttemptsSince, recordCardAttempt } from '../store/cardAttempts';
 import { callWithTimeout, type CallOutcome } from '../../connectors/app/call';
 import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../connectors/domain/types';
 import type { RoutableProvider } from '../../../shared/ports';
@@ -87,7 +89,8 @@ async function call<T>(
 function outcomeOf(result: CallOutcome<AuthorizeResult>): AttemptOutcome {
   if (!result.ok) return { kind: result.failure };
   const answer = result.value;
-  return answer.status === 'declined' ? { kind: 'declined', declinedCode: answer.declinedCode } : { kind: answer.status };
+  if (answer.status !== 'declined') return { kind: answer.status };
+  return { kind: 'declined', declinedCode: answer.declinedCode, ...(answer.decision ? { decision: answer.decision } : {}) };
 }
 
 function authorizationRecord(
@@ -113,7 +116,8 @@ function authorizationRecord(
     case 'declined':
       return record({
         ...common,
-        status: classifyAttempt(outcome) === 'technical' ? 'failed' : 'declined',
+        // The acquirer could not decide (try_again, issuer_not_available): no answer of the issuer, a failed request.
+        status: outcome.kind === 'declined' && TECHNICAL_DECLINE_CODES.includes(outcome.declinedCode) ? 'failed' : 'declined',
         declinedCode: answer.declinedCode,
         networkResponseCode: answer.networkResponseCode,
         message: answer.message,
@@ -133,20 +137,35 @@ export interface AuthorizationRun {
   last?: AttemptOutcome;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * Tries the providers in the order routing gave until one answers for real: a technical failure (no answer in
- * time, unreachable, `try_again`, `issuer_not_available`) moves on, an approval or a business decline stops. A
- * provider whose adapter does not take the charge's payment type is never asked: the skip is recorded (failed,
+ * Tries the providers in the order routing gave until one answers for real (domain/cascade.ts):
+ * - a technical failure (no answer in time, unreachable) moves on, as many times as the route has providers;
+ * - a decline whose decision is `retry_other_provider` (a soft decline: try_again, issuer_not_available, a generic
+ *   refusal another acquirer may approve) moves on within CASCADE_MAX_EXTRA_ATTEMPTS extra attempts and the card
+ *   brand's retry rules (the card's declined or failed attempts over 30 days, by fingerprint across the client);
+ *   the next attempt's routingReason says why ("priority; cascade after CIELO declined generic
+ *   (retry_other_provider)");
+ * - an approval, a pending payment, a cancellation, a `do_not_retry` or `retry_later` decline stops.
+ * Every attempt with a card is recorded for the brand rules (store/cardAttempts.ts) as it is answered. A provider
+ * whose adapter does not take the charge's payment type is never asked: the skip is recorded (failed,
  * `skipped: <TYPE> does not take <paymentType>`, 0 ms) and the next one is tried.
  */
 export async function authorizeWithFailover(
-  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock'>,
+  deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'pool'>,
   input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest; routingReason?: string },
 ): Promise<AuthorizationRun> {
   const requests: TransactionRequestRecord[] = [];
-  // Each attempt says why its provider was tried at its place (the route's reason: "flow rule 2", "priority").
-  const reasoned = (r: TransactionRequestRecord): TransactionRequestRecord => (input.routingReason === undefined ? r : { ...r, routingReason: input.routingReason });
+  // Each attempt says why its provider was tried at its place: the route's reason ("flow rule 2", "priority"), and
+  // after a soft decline the cascade that led to it.
+  let reason = input.routingReason;
+  const reasoned = (r: TransactionRequestRecord): TransactionRequestRecord => (reason === undefined ? r : { ...r, routingReason: reason });
+  const card = input.request.card;
+  let extraAttempts = 0;
   let last: AttemptOutcome | undefined;
+  // The last decline answered, the charge's answer when a later provider then fails technically.
+  let lastDecline: { provider: RoutableProvider; result: AuthorizeResult; last: AttemptOutcome } | undefined;
   for (const [index, provider] of input.route.entries()) {
     const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
     const adapter = deps.providers.payment(provider.type);
@@ -171,7 +190,8 @@ export async function authorizeWithFailover(
       continue;
     }
     const result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
-    last = outcomeOf(result);
+    const outcome = outcomeOf(result);
+    last = outcome;
     requests.push(
       reasoned(authorizationRecord(
         {
@@ -184,12 +204,53 @@ export async function authorizeWithFailover(
           at,
         },
         result,
-        last,
+        outcome,
       )),
     );
-    if (result.ok && classifyAttempt(last) === 'final') return { requests, provider, result: result.value, last };
-    if (index < input.route.length - 1) providerFailovers.inc({ provider: provider.type });
+    const kind = classifyAttempt(outcome);
+    if (card && (outcome.kind === 'declined' || kind === 'technical')) {
+      await recordCardAttempt(deps.pool, {
+        idempotencyKey,
+        clientId: input.clientId,
+        cardFingerprint: card.fingerprint,
+        cardBrand: card.brand,
+        chargeId: input.request.chargeId,
+        providerType: provider.type,
+        outcome: outcome.kind === 'declined' ? 'declined' : 'failed',
+        declinedCode: outcome.kind === 'declined' ? outcome.declinedCode : null,
+        decision: outcome.kind === 'declined' ? decisionOf(outcome) : null,
+        attemptedAt: at,
+      });
+    }
+    const more = index < input.route.length - 1;
+    if (kind === 'technical') {
+      if (more) providerFailovers.inc({ provider: provider.type });
+      continue;
+    }
+    if (!result.ok) continue;
+    if (kind === 'final' || outcome.kind !== 'declined' || !more) return { requests, provider, result: result.value, last };
+    const verdict = cascadeVerdict({
+      providerType: provider.type,
+      declinedCode: outcome.declinedCode,
+      decision: decisionOf(outcome),
+      extraAttemptsSoFar: extraAttempts,
+      maxExtraAttempts: deps.config.CASCADE_MAX_EXTRA_ATTEMPTS ?? CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT,
+      ...(card
+        ? {
+            card: {
+              brand: card.brand,
+              failedAttempts: await failedCardAttemptsSince(deps.pool, input.clientId, card.fingerprint, new Date(at.getTime() - BRAND_RETRY_WINDOW_DAYS * DAY_MS)),
+            },
+          }
+        : {}),
+    });
+    if (!verdict.cascade) return { requests, provider, result: result.value, last };
+    extraAttempts += 1;
+    lastDecline = { provider, result: result.value, last: outcome };
+    reason = input.routingReason === undefined ? verdict.reason : `${input.routingReason}; ${verdict.reason}`;
+    providerFailovers.inc({ provider: provider.type });
   }
+  if (lastDecline && last?.kind !== 'declined') return { requests, ...lastDecline };
   return { requests, provider: input.route.at(-1)!, last };
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { issuerCountryOf as tableCountryOf } from './issuerCountry';
-import type { DeclinedCode } from './charge';
 import type { RouteMode } from './successRate';
 
 /** Which providers a charge is tried on, in which order, and which answers move on to the next one. */
@@ -251,43 +250,5 @@ export function routeProviders<P extends { id: string; priority: number }>(
 
 // ---------------------------------------------------------------- failover
 
-/** Declines that say "not now" rather than "no": the next provider may well authorize. */
-export const TECHNICAL_DECLINE_CODES: readonly string[] = ['try_again', 'issuer_not_available'];
-
-/** How one authorization attempt ended, as far as routing cares. */
-export type AttemptOutcome =
-  | { kind: 'timeout' }
-  | { kind: 'unavailable' }
-  | { kind: 'authorized' }
-  | { kind: 'pending' }
-  | { kind: 'canceled' }
-  | { kind: 'declined'; declinedCode: string };
-
-/** technical: move on to the next provider; final: the answer of the charge (an approval or a business decline). */
-export function classifyAttempt(outcome: AttemptOutcome): 'technical' | 'final' {
-  switch (outcome.kind) {
-    case 'timeout':
-    case 'unavailable':
-      return 'technical';
-    case 'declined':
-      return TECHNICAL_DECLINE_CODES.includes(outcome.declinedCode) ? 'technical' : 'final';
-    case 'authorized':
-    case 'pending':
-    case 'canceled':
-      return 'final';
-    default: {
-      const unknown: never = outcome;
-      throw new Error(`unclassified attempt ${JSON.stringify(unknown)}`);
-    }
-  }
-}
-
-/**
- * The declinedCode of a charge every provider failed technically: the last provider's own code when it gave
- * one (`issuer_not_available`, `try_again`), else `try_again` (a timeout or an unreachable provider is not a
- * code a client would know).
- */
-export function declinedCodeAfterTechnicalFailures(last: AttemptOutcome | undefined): DeclinedCode {
-  if (last?.kind === 'declined' && last.declinedCode === 'issuer_not_available') return 'issuer_not_available';
-  return 'try_again';
-}
+/** Which answers move a charge on to its next provider: domain/cascade.ts. */
+export { TECHNICAL_DECLINE_CODES, classifyAttempt, declinedCodeAfterTechnicalFailures, type AttemptOutcome } from './cascade';
