@@ -64,7 +64,7 @@ export async function receiveProviderNotification(deps: ChargeDeps, inbound: Inb
     if (observed && transaction.operation) {
       if ((await followOperation(deps, charge, transaction.operation, observed)) === 'busy') unanswered++;
     } else if (observed) {
-      await followProvider(deps, charge, observed);
+      await followProvider(deps, charge, observed, { fromNotificationBody: transaction.status !== undefined });
     }
   }
   // The provider sends it again later: what was applied stays applied, the rest is applied then.
@@ -183,7 +183,7 @@ export async function lookAgain(deps: ChargeDeps, job: Pick<Job, 'payload'>): Pr
       return { rescheduleAt: new Date(deps.clock.now().getTime() + delay), payload: { ...held, look: held.look + 1 } };
     }
   } else if (observed) {
-    await followProvider(deps, charge, observed);
+    await followProvider(deps, charge, observed, { fromNotificationBody: held.status !== undefined });
   }
   return undefined;
 }

@@ -19,14 +19,22 @@ type FollowDeps = Pick<ChargeDeps, 'pool' | 'store' | 'clock' | 'outbox'>;
  *   recorded as a refund request of its own, so payouts and refund splits count it.
  * While a capture, void or refund is being asked right now (reserved, not yet answered) nothing changes: its own
  * answer comes first, and the next notification or sync sees the provider again. Answers whether it changed.
+ * `fromNotificationBody`: the status was read from a notification's own body (Adyen's AUTHORISATION, posted a moment
+ * after its answer, may come while a refund asked since is pending). Such a status without a refunded amount says
+ * nothing of that refund: it waits for its own notification or for the provider to be asked.
  */
-export async function followProvider(deps: FollowDeps, target: { clientId: string; id: string }, observed: ObservedStatus): Promise<boolean> {
+export async function followProvider(
+  deps: FollowDeps,
+  target: { clientId: string; id: string },
+  observed: ObservedStatus,
+  options: { fromNotificationBody?: boolean } = {},
+): Promise<boolean> {
   const changed = await withTransaction(deps.pool, async (tx) => {
     const charge = await deps.store.findById(tx, target.clientId, target.id, { forUpdate: true });
     if (!charge) return false;
     const reservations = await deps.store.reservationsOf(tx, charge.clientId, charge.id);
     if (reservations.some((r) => r.acceptedAt === null)) return false;
-    if (reservations.length > 0) return settleAccepted(deps, tx, charge, reservations, observed);
+    if (reservations.length > 0) return settleAccepted(deps, tx, charge, reservations, observed, options.fromNotificationBody === true);
     const change = applyProviderStatus(charge, observed, deps.clock.now());
     if (!change) return false;
     await deps.store.update(tx, change.charge);
@@ -41,12 +49,20 @@ export async function followProvider(deps: FollowDeps, target: { clientId: strin
 
 const said = (observed: ObservedStatus) => observed.providerStatus ?? observed.status;
 
-async function settleAccepted(deps: FollowDeps, tx: PoolClient, charge: Charge, reservations: Reservation[], observed: ObservedStatus): Promise<boolean> {
+async function settleAccepted(
+  deps: FollowDeps,
+  tx: PoolClient,
+  charge: Charge,
+  reservations: Reservation[],
+  observed: ObservedStatus,
+  fromNotificationBody: boolean,
+): Promise<boolean> {
   let current = charge;
   let changed = false;
   for (const [index, reservation] of reservations.entries()) {
     const type = reservation.request.requestType;
     if (type !== 'capture' && type !== 'void' && type !== 'refund') continue;
+    if (type === 'refund' && fromNotificationBody && observed.refundedAmount === undefined) continue;
     const verdict = operationVerdict({ type, amount: reservation.request.amount }, current, observed);
     if (verdict === 'waiting') continue;
     const othersWaiting = reservations.slice(index + 1).some((r) => r.request.requestType === 'refund');
