@@ -40,7 +40,7 @@ async function merchantWith(clientId: string, count: number) {
   return createMerchant(running.client, clientId, names.slice(0, count).map((name, i) => ({ name, priority: i + 1 })));
 }
 
-const authorizations = (charge: { transactionRequests: Array<{ requestType: string }> }) =>
+const authorizations = <R extends { requestType: string }>(charge: { transactionRequests: R[] }): R[] =>
   charge.transactionRequests.filter((r) => r.requestType === 'authorization');
 
 /** The first provider asked declines softly (a generic refusal another acquirer may approve); the others answer as the SANDBOX does. */
