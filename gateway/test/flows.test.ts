@@ -28,6 +28,7 @@ const flowJson = {
       route: [BACKUP_PROVIDER_ID, PROVIDER_ID],
       split: null,
       antifraudProviderId: null,
+      mode: 'priority',
     },
   ],
   defaultRoute: [PROVIDER_ID],
@@ -186,10 +187,11 @@ describe('/v1/flows', () => {
         },
         route: [],
         split: [
-          { percentage: 70, route: [PROVIDER_ID], antifraudProviderId: antifraudId },
-          { percentage: 30, route: [BACKUP_PROVIDER_ID], antifraudProviderId: null },
+          { percentage: 70, route: [PROVIDER_ID], antifraudProviderId: antifraudId, mode: null },
+          { percentage: 30, route: [BACKUP_PROVIDER_ID], antifraudProviderId: null, mode: null },
         ],
         antifraudProviderId: antifraudId,
+        mode: 'priority',
       },
     ]);
   });
@@ -244,6 +246,66 @@ describe('/v1/flows', () => {
     expect(schemas.FlowConditionAnswer.properties.any.items).toEqual({ $ref: '#/components/schemas/FlowConditionAnswer' });
     expect(schemas.TransactionRequest.properties.routingReason).toMatchObject({ type: ['string', 'null'] });
     expect(schemas.TransactionRequest.required).toContain('routingReason');
+  });
+
+  it('POST maps the mode of a rule and of a split branch both ways, and refuses an unknown one', async () => {
+    const rules: payments.FlowRule[] = [
+      { when: { cardBrand: 'visa' }, route: [PROVIDER_ID, BACKUP_PROVIDER_ID], mode: 'success_rate' },
+      { when: {}, route: [], split: { branches: [{ percentage: 50, route: [PROVIDER_ID], mode: 'success_rate' }, { percentage: 50, route: [BACKUP_PROVIDER_ID] }] }, mode: 'priority' },
+    ];
+    const gw = buildGateway({ payments: { createFlow: async () => sampleFlow({ rules }) } });
+    const res = await request(gw.app)
+      .post('/v1/flows')
+      .set(auth())
+      .send({
+        merchantId: MERCHANT_ID,
+        paymentMethod: 'credit',
+        rules: [
+          { when: { cardBrand: 'visa' }, route: [PROVIDER_ID, BACKUP_PROVIDER_ID], mode: 'success_rate' },
+          { split: [{ percentage: 50, route: [PROVIDER_ID], mode: 'success_rate' }, { percentage: 50, route: [BACKUP_PROVIDER_ID] }], mode: 'priority' },
+        ],
+        defaultRoute: [PROVIDER_ID],
+      });
+    expect(res.status).toBe(201);
+    expect(upstreamCalls(gw.paymentsCalls)[0]!.request).toEqual({
+      clientId: CLIENT_ID,
+      merchantId: MERCHANT_ID,
+      name: '',
+      paymentMethod: 'credit',
+      rules: [
+        { when: { cardBrand: 'visa' }, route: [PROVIDER_ID, BACKUP_PROVIDER_ID], mode: 'success_rate' },
+        { route: [], split: { branches: [{ percentage: 50, route: [PROVIDER_ID], mode: 'success_rate' }, { percentage: 50, route: [BACKUP_PROVIDER_ID] }] }, mode: 'priority' },
+      ],
+      defaultRoute: [PROVIDER_ID],
+    });
+    expect(res.body.rules.map((r: { mode: string; split: Array<{ mode: string | null }> | null }) => ({ mode: r.mode, branches: r.split?.map((b) => b.mode) ?? null }))).toEqual([
+      { mode: 'success_rate', branches: null },
+      { mode: 'priority', branches: ['success_rate', null] },
+    ]);
+
+    const bad = await request(gw.app)
+      .post('/v1/flows')
+      .set(auth())
+      .send({
+        merchantId: MERCHANT_ID,
+        paymentMethod: 'credit',
+        rules: [{ route: [PROVIDER_ID], mode: 'fastest' }, { split: [{ percentage: 50, route: [PROVIDER_ID], mode: 7 }, { percentage: 50, route: [BACKUP_PROVIDER_ID] }] }],
+        defaultRoute: [PROVIDER_ID],
+      });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { field: 'rules.0.mode', message: 'must be one of priority, success_rate' },
+      { field: 'rules.1.split.0.mode', message: 'must be one of priority, success_rate' },
+    ]);
+    expect(upstreamCalls(gw.paymentsCalls)).toHaveLength(1);
+  });
+
+  it('documents the mode of a rule and of a split branch in the OpenAPI document', async () => {
+    const gw = buildGateway();
+    const { schemas } = (await request(gw.app).get('/v1/openapi.json')).body.components;
+    expect(schemas.FlowRule.properties.mode).toMatchObject({ type: 'string', enum: ['priority', 'success_rate'] });
+    expect(schemas.FlowSplitBranch.properties.mode).toMatchObject({ type: 'string', enum: ['priority', 'success_rate'] });
+    expect(schemas.FlowRule.properties.mode.description).toContain('success_rate');
   });
 
   it('needs the flows scope for a public key', async () => {

@@ -98,7 +98,8 @@ describe('the answers the API model maps', () => {
               issuerCountry: { values: ['BR'] },
               any: { conditions: [{ installmentsLte: 6 }, { all: { conditions: [{ paymentType: 'credit' }] } }] },
             },
-            split: { branches: [{ percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1' }, { percentage: 30, route: ['prov_2'] }] },
+            split: { branches: [{ percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1', mode: 'success_rate' }, { percentage: 30, route: ['prov_2'] }] },
+            mode: 'success_rate',
           },
         ],
         defaultRoute: ['prov_3'],
@@ -121,7 +122,7 @@ describe('the answers the API model maps', () => {
       all: null,
       any: null,
     };
-    expect(flow.rules[1]).toEqual({ when: unset, route: ['prov_2'], split: null, antifraudProviderId: null });
+    expect(flow.rules[1]).toEqual({ when: unset, route: ['prov_2'], split: null, antifraudProviderId: null, mode: 'priority' });
     expect(flow.rules[2]).toEqual({
       when: {
         ...unset,
@@ -135,10 +136,11 @@ describe('the answers the API model maps', () => {
       },
       route: [],
       split: [
-        { percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1' },
-        { percentage: 30, route: ['prov_2'], antifraudProviderId: null },
+        { percentage: 70, route: ['prov_1'], antifraudProviderId: 'af_1', mode: 'success_rate' },
+        { percentage: 30, route: ['prov_2'], antifraudProviderId: null, mode: null },
       ],
       antifraudProviderId: null,
+      mode: 'success_rate',
     });
   });
 

@@ -30,9 +30,10 @@ function toFlowRules(rules: ReplaceFlowInput['rules']): payments.FlowRule[] {
     when: toFlowCondition(rule.when),
     route: rule.route ?? [],
     split: rule.split
-      ? { branches: rule.split.map((branch) => ({ percentage: branch.percentage, route: branch.route, antifraudProviderId: branch.antifraudProviderId })) }
+      ? { branches: rule.split.map((branch) => ({ percentage: branch.percentage, route: branch.route, antifraudProviderId: branch.antifraudProviderId, mode: branch.mode })) }
       : undefined,
     antifraudProviderId: rule.antifraudProviderId,
+    mode: rule.mode,
   }));
 }
 

@@ -1,4 +1,4 @@
-import { CHARGE_LIMITS, FlowSchema, PAYMENT_TYPES } from '@platform/api-model';
+import { CHARGE_LIMITS, FlowSchema, PAYMENT_TYPES, ROUTE_MODE_DESCRIPTION, ROUTE_MODES } from '@platform/api-model';
 import { amount as minorUnits, int32 } from '../../http/fields';
 import { listSchema, paginationQuery } from '../../http/pagination';
 import { requiredOr } from '../../http/validation';
@@ -64,12 +64,14 @@ export const FlowConditionInput: z.ZodType<FlowConditionBody> = z
   .openapi('FlowCondition', { description: 'Every condition given must hold; none given matches every charge' });
 
 const antifraudProviderId = id.optional().openapi({ description: "One of the merchant's antifraud entries, analysing these charges instead of its first" });
+const mode = z.enum(ROUTE_MODES, { error: requiredOr(`must be one of ${ROUTE_MODES.join(', ')}`) }).optional();
 
 export const FlowSplitBranchInput = z
   .object({
     percentage: int32().min(1, 'must be at least 1').max(99, 'must be at most 99').openapi({ example: 70 }),
     route,
     antifraudProviderId,
+    mode: mode.openapi({ description: `How the branch's providers are ordered; the rule's mode when absent. ${ROUTE_MODE_DESCRIPTION}` }),
   })
   .openapi('FlowSplitBranch');
 
@@ -82,6 +84,7 @@ export const FlowRuleInput = z
       .optional()
       .openapi({ description: 'Instead of route: shares of the volume, each charge placed by a hash of its id (a retry lands on the same branch); percentages add up to 100' }),
     antifraudProviderId,
+    mode: mode.openapi({ description: `How the route (and the split branches that name none) is ordered. ${ROUTE_MODE_DESCRIPTION}` }),
   })
   .openapi('FlowRule');
 

@@ -2,6 +2,14 @@ import type { payments } from '@platform/contracts';
 import { z } from '../zod';
 import { numberOrNull, requiredTimestamp, textOrNull } from './json';
 
+/** How a flow rule's route (or split branch) orders its providers. */
+export const ROUTE_MODES = ['priority', 'success_rate'] as const;
+export type RouteMode = (typeof ROUTE_MODES)[number];
+export const ROUTE_MODE_DESCRIPTION =
+  'priority (the default): the providers in the order given. success_rate: by their approval rates over their latest attempts (per merchant, payment type and card brand), ' +
+  'a small share of charges (drawn from the charge id) trying another order to keep learning; a provider whose recent attempts mostly failed technically is tried last for a cool-down, ' +
+  'then tried first by one charge in a few until it recovers. The order and why are in each authorization\'s routingReason';
+
 /** The conditions of a flow rule as answered; a condition not set is null. `all` and `any` nest. */
 export interface FlowConditionJson {
   amountGte: number | null;
@@ -68,11 +76,13 @@ export const FlowSchema = z
               percentage: z.int().openapi({ example: 70 }),
               route: z.array(z.string()),
               antifraudProviderId: z.string().nullable(),
+              mode: z.enum(ROUTE_MODES).nullable().openapi({ description: "How the branch's providers are ordered; null: the rule's mode" }),
             }),
           )
           .nullable()
           .openapi({ description: 'Shares of the volume, each charge placed by a hash of its id; percentages add up to 100' }),
         antifraudProviderId: z.string().nullable().openapi({ description: "The antifraud entry of the rule's charges (a split branch's own wins)" }),
+        mode: z.enum(ROUTE_MODES).openapi({ description: ROUTE_MODE_DESCRIPTION }),
       }),
     ),
     defaultRoute: z.array(z.string()),
@@ -82,6 +92,10 @@ export const FlowSchema = z
   .openapi('Flow');
 
 export type FlowJson = z.infer<typeof FlowSchema>;
+
+function routeModeOrNull(mode: string | undefined): RouteMode | null {
+  return ROUTE_MODES.find((m) => m === mode) ?? null;
+}
 export type FlowRuleJson = FlowJson['rules'][number];
 
 export function toFlowJson(flow: payments.Flow): FlowJson {
@@ -95,9 +109,10 @@ export function toFlowJson(flow: payments.Flow): FlowJson {
       when: toFlowConditionJson(rule.when),
       route: [...rule.route],
       split: rule.split
-        ? rule.split.branches.map((b) => ({ percentage: b.percentage, route: [...b.route], antifraudProviderId: textOrNull(b.antifraudProviderId) }))
+        ? rule.split.branches.map((b) => ({ percentage: b.percentage, route: [...b.route], antifraudProviderId: textOrNull(b.antifraudProviderId), mode: routeModeOrNull(b.mode) }))
         : null,
       antifraudProviderId: textOrNull(rule.antifraudProviderId),
+      mode: routeModeOrNull(rule.mode) ?? 'priority',
     })),
     defaultRoute: [...flow.defaultRoute],
     createdAt: requiredTimestamp(flow.createdAt, 'createdAt'),
