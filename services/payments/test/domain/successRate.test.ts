@@ -130,6 +130,17 @@ describe('success rate: elimination and probing', () => {
     expect(eliminationOf(recovering, at(71_300), settings)).toBe('in');
   });
 
+  it('starts another cool-down when it fails technically after the cool-down (a failed probe)', () => {
+    const down = failing(20);
+    expect(down.trippedAt).toEqual(at(9));
+    expect(appendOutcomes(down, 't', at(60_008), settings).trippedAt).toEqual(at(9));
+    const reprobe = appendOutcomes(down, 't', at(60_009), settings);
+    expect(reprobe.trippedAt).toEqual(at(60_009));
+    expect(eliminationOf(reprobe, at(120_008), settings)).toBe('cooling_down');
+    expect(eliminationOf(reprobe, at(120_009), settings)).toBe('probing');
+    expect(appendOutcomes(down, 'a', at(70_000), settings).trippedAt).toEqual(at(9));
+  });
+
   it('still tries every provider when all of them are taken out', () => {
     const route = [entry('CIELO', failing(20)), entry('REDE', failing(20))];
     expect(orderBySuccessRate(route, 'charge-1', at(1000), settings).providers).toEqual(['CIELO', 'REDE']);

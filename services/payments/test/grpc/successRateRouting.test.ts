@@ -117,12 +117,15 @@ describe('success-rate routing through the service', () => {
     expect(cooling.tried).toEqual([m.b]);
     expect(cooling.reason).toBe(`flow rule 1; success rate: ${label(m.b)} 100% of 2, ${label(m.a)} 100% of 0; ${label(m.a)} cooling down after 2 technical failures of 2`);
 
-    // Past the cool-down it is probed first; still down, the charge fails over to b and a stays out.
+    // Past the cool-down it is probed first; still down, the charge fails over to b and a cools down again.
     clock.set(new Date('2026-03-02T12:01:00Z'));
     const probe = await charge(m);
     expect(probe.tried).toEqual([m.a, m.b]);
     expect(probe.reason).toContain(`${label(m.a)} probed first after 2 technical failures of 2`);
     expect(await recentOf(m.merchantId, m.a)).toBe('ttt');
+    clock.set(new Date('2026-03-02T12:01:59.999Z'));
+    expect((await charge(m)).reason).toContain(`${label(m.a)} cooling down after 3 technical failures of 3`);
+    clock.set(new Date('2026-03-02T12:02:00Z'));
 
     // Back up: the probes approve, and once fewer than 2 of its last 4 attempts failed (the third) it is in again.
     acquirer.behaviour.set(m.keyA, 'approve');
@@ -134,7 +137,7 @@ describe('success-rate routing through the service', () => {
     }
     const back = await charge(m);
     expect(back.tried).toEqual([m.a]);
-    expect(back.reason).toBe(`flow rule 1; success rate: ${label(m.a)} 100% of 3, ${label(m.b)} 100% of 4`);
+    expect(back.reason).toBe(`flow rule 1; success rate: ${label(m.a)} 100% of 3, ${label(m.b)} 100% of 5`);
     expect(await recentOf(m.merchantId, m.a)).toBe('tttaaaa');
   });
 

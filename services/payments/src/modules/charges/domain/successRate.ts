@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
  * (a business answer), `t` a technical failure (no answer in time, unreachable, a technical decline). A route in
  * `success_rate` mode is tried in the order of the providers' approval rates over their business answers; a
  * provider whose latest attempts are mostly technical failures is taken out (tried last) for a cool-down, then
- * probed back in, one charge in `probeEvery` trying it first, until its window recovers.
+ * probed back in, one charge in `probeEvery` trying it first, until its window recovers; a probe that fails
+ * technically starts another cool-down.
  */
 
 export type AttemptMark = 'a' | 'd' | 't';
@@ -75,13 +76,16 @@ export function technicalFailures(recent: string, settings: SuccessRateSettings)
 
 /**
  * The outcomes after a charge's attempts (oldest first): the window slides, and the provider is taken out when
- * its technical failures reach the threshold (keeping the time it was first taken out while they stay there),
- * and back in as soon as they fall below it. The outcome store's single upsert does the same in SQL.
+ * its technical failures reach the threshold, and back in as soon as they fall below it. While it is out, a
+ * technical failure after its cool-down (a probe that failed) starts another cool-down; otherwise the time it was
+ * taken out is kept. The outcome store's single upsert does the same in SQL.
  */
 export function appendOutcomes(before: ProviderOutcomes, marks: string, now: Date, settings: SuccessRateSettings): ProviderOutcomes {
   const recent = (before.recent + marks).slice(-keptAttempts(settings));
-  const over = technicalFailures(recent, settings) >= eliminationThreshold(settings);
-  return { recent, trippedAt: over ? (before.trippedAt ?? now) : null };
+  if (technicalFailures(recent, settings) < eliminationThreshold(settings)) return { recent, trippedAt: null };
+  const cooledDown = before.trippedAt !== null && now.getTime() - before.trippedAt.getTime() >= settings.cooldownMs;
+  if (before.trippedAt === null || (cooledDown && marks.includes('t'))) return { recent, trippedAt: now };
+  return { recent, trippedAt: before.trippedAt };
 }
 
 export interface ProviderScore {

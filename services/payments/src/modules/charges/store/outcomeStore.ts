@@ -24,10 +24,10 @@ export async function loadOutcomes(db: Queryable, scope: OutcomeScope, providerI
 
 /**
  * Appends a charge's attempts, one statement for all its providers: each entry's letters (oldest first) are added
- * to its window, which keeps its latest `keptAttempts` letters, and the entry is taken out (tripped_at, kept while
- * it stays out) when the technical failures of its latest `eliminationWindow` letters reach the threshold, back in
- * when they fall below it: appendOutcomes (domain/successRate.ts), done by the database so that replicas recording
- * at the same time add to the same window.
+ * to its window, which keeps its latest `keptAttempts` letters, and the entry is taken out (tripped_at) when the
+ * technical failures of its latest `eliminationWindow` letters reach the threshold, taken out again by a technical
+ * failure after its cool-down, and back in when they fall below it: appendOutcomes (domain/successRate.ts), done by
+ * the database so that replicas recording at the same time add to the same window.
  */
 export async function recordOutcomes(db: Queryable, scope: OutcomeScope, marks: Map<string, string>, now: Date, settings: SuccessRateSettings): Promise<void> {
   if (marks.size === 0) return;
@@ -41,8 +41,12 @@ export async function recordOutcomes(db: Queryable, scope: OutcomeScope, marks: 
        FROM unnest($5::text[], $6::text[]) AS m (provider_id, recent)
      ON CONFLICT (client_id, merchant_id, payment_type, card_brand, provider_id) DO UPDATE SET
        recent = right(o.recent || EXCLUDED.recent, $7),
-       tripped_at = CASE WHEN ${technical('o.recent || EXCLUDED.recent')} >= $9 THEN coalesce(o.tripped_at, EXCLUDED.updated_at) END,
+       tripped_at = CASE WHEN ${technical('o.recent || EXCLUDED.recent')} >= $9 THEN
+                      CASE WHEN o.tripped_at IS NULL
+                             OR (strpos(EXCLUDED.recent, 't') > 0 AND o.tripped_at <= EXCLUDED.updated_at - $11::int * interval '1 millisecond')
+                           THEN EXCLUDED.updated_at ELSE o.tripped_at END
+                    END,
        updated_at = EXCLUDED.updated_at`,
-    [scope.clientId, scope.merchantId, scope.paymentType, scope.cardBrand, ids, letters, keptAttempts(settings), settings.eliminationWindow, eliminationThreshold(settings), now],
+    [scope.clientId, scope.merchantId, scope.paymentType, scope.cardBrand, ids, letters, keptAttempts(settings), settings.eliminationWindow, eliminationThreshold(settings), now, settings.cooldownMs],
   );
 }
