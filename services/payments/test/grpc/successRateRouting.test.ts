@@ -8,6 +8,7 @@ import {
   type PaymentProvider,
   type ProviderCall,
 } from '../../src/modules/connectors/domain/types';
+import { providerEliminations, routeOrderings } from '../../src/modules/charges/app/metrics';
 import { cardCharge } from '../support/charges';
 import { startWithProviders, type RunningWithProviders } from '../support/fakeProvider';
 
@@ -90,6 +91,12 @@ async function charge(m: { clientId: string; merchantId: string }) {
   };
 }
 
+/** A counter's values by their labels joined with '/', as the service counted so far in this process. */
+async function counted(metric: typeof routeOrderings | typeof providerEliminations): Promise<Record<string, number>> {
+  const { values } = await metric.get();
+  return Object.fromEntries(values.map((v) => [Object.values(v.labels).join('/'), v.value]));
+}
+
 async function recentOf(merchantId: string, providerId: string): Promise<string | undefined> {
   const { rows } = await running.pool.query<{ recent: string }>('SELECT recent FROM provider_outcomes WHERE merchant_id = $1 AND provider_id = $2', [merchantId, providerId]);
   return rows[0]?.recent;
@@ -98,6 +105,10 @@ async function recentOf(merchantId: string, providerId: string): Promise<string 
 describe('success-rate routing through the service', () => {
   it('takes out a provider that fails technically, tries it last while it cools down, then probes it back in', async () => {
     const m = await merchantWithSuccessRateFlow();
+    const orderingsBefore = await counted(routeOrderings);
+    const eliminationsBefore = await counted(providerEliminations);
+    const grew = async (metric: typeof routeOrderings, before: Record<string, number>) =>
+      Object.fromEntries(Object.entries(await counted(metric)).map(([key, value]) => [key, value - (before[key] ?? 0)]).filter(([, d]) => d !== 0));
     acquirer.behaviour.set(m.keyA, 'down');
     acquirer.behaviour.set(m.keyB, 'approve');
     const label = (id: string) => `SUBACQUIRER ${id}`;
@@ -139,6 +150,11 @@ describe('success-rate routing through the service', () => {
     expect(back.tried).toEqual([m.a]);
     expect(back.reason).toBe(`flow rule 1; success rate: ${label(m.a)} 100% of 3, ${label(m.b)} 100% of 5`);
     expect(await recentOf(m.merchantId, m.a)).toBe('tttaaaa');
+
+    // 9 charges: 5 in plain success-rate order (2 before the elimination, 2 while a cooled down, the last one) and
+    // 4 probes; a was out for 6 of them.
+    expect(await grew(routeOrderings, orderingsBefore)).toEqual({ success_rate: 5, probe: 4 });
+    expect(await grew(providerEliminations, eliminationsBefore)).toEqual({ 'SUBACQUIRER/cooling_down': 2, 'SUBACQUIRER/probing': 4 });
   });
 
   it('orders the route by the approval rates it observed, whatever the flow gave first', async () => {
