@@ -2,6 +2,8 @@ import { BRAND_RETRY_RULES, brandRetryRuleOf } from '../../src/modules/charges/d
 import { cascadeVerdict, classifyAttempt, decisionOf, DEFAULT_DECISIONS, type CascadeInput } from '../../src/modules/charges/domain/cascade';
 import { DECLINED_CODES } from '../../src/modules/charges/domain/charge';
 import { declineOf, MASTERCARD_ADVICE_DECISIONS, withAdviceCode, type DeclineEntry } from '../../src/modules/connectors/kit/tables';
+import { declinedFrom as adyenDeclinedFrom } from '../../src/modules/connectors/adyen/transformers';
+import { fromSale } from '../../src/modules/connectors/cielo/transformers';
 import { SANDBOX_DECLINES } from '../../src/modules/connectors/sandbox/declineTable';
 import { stripeAdvised } from '../../src/modules/connectors/stripe/declineTable';
 
@@ -68,6 +70,24 @@ describe('cascade: Mastercard merchant advice codes', () => {
     expect(withAdviceCode(generic, '99')).toBe(generic);
     expect(MASTERCARD_ADVICE_DECISIONS['03']).toBe('do_not_retry');
     expect(MASTERCARD_ADVICE_DECISIONS['21']).toBe('do_not_retry');
+  });
+
+  it("Cielo's Payment.MerchantAdviceCode and Adyen's additionalData.merchantAdviceCode reach the decline's decision", () => {
+    const sale = (advice?: string) => ({ Payment: { PaymentId: 'd1f6a8f4-8d3b-4e0e-9b8f-0d6b3b1f7a11', Status: 3, ReturnCode: '05', ...(advice ? { MerchantAdviceCode: advice } : {}) } });
+    const now = () => new Date('2026-05-01T12:00:00Z');
+    expect(fromSale(sale(), now)).toMatchObject({ status: 'declined', declinedCode: 'generic', decision: 'retry_other_provider' });
+    expect(fromSale(sale('3'), now)).toMatchObject({ status: 'declined', declinedCode: 'generic', decision: 'do_not_retry' });
+    expect(fromSale(sale('21'), now)).toMatchObject({ decision: 'do_not_retry' });
+    expect(fromSale(sale('24'), now)).toMatchObject({ decision: 'retry_later' });
+    const refused = (advice?: string) => ({
+      pspReference: 'PSP0001',
+      resultCode: 'Refused' as const,
+      refusalReasonCode: '2',
+      ...(advice ? { additionalData: { merchantAdviceCode: advice } } : {}),
+    });
+    expect(adyenDeclinedFrom(refused())).toMatchObject({ declinedCode: 'generic', decision: 'retry_other_provider' });
+    expect(adyenDeclinedFrom(refused('03: Do not try again'))).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
+    expect(adyenDeclinedFrom(refused('21 : Payment cancellation'))).toMatchObject({ decision: 'do_not_retry' });
   });
 
   it("Stripe's advice_code and network_advice_code override a retryable decline", () => {

@@ -108,6 +108,25 @@ describe('cascade: a soft decline at one provider approved at the next, in one c
   });
 });
 
+describe('cascade: a soft decline, then a provider that does not answer', () => {
+  it('answers the charge with the decline, not with a timeout', async () => {
+    const clientId = randomUUID();
+    const merchant = await merchantWith(clientId, 2);
+    jest.spyOn(SandboxProvider.prototype, 'authorize').mockImplementation((_request, call) => {
+      if (call.idempotencyKey.endsWith(':authorization:1')) {
+        const declined: AuthorizeResult = { status: 'declined', declinedCode: 'card_not_supported', decision: 'retry_other_provider', message: 'Declined by SANDBOX' };
+        return Promise.resolve(declined);
+      }
+      return Promise.reject(new Error('ECONNREFUSED'));
+    });
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('1')));
+    expect(charge.status).toBe('failed');
+    expect(charge.declinedCode).toBe('card_not_supported');
+    expect(charge.providerId).toBe(providerIdOf(merchant, 'first'));
+    expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['declined', 'failed']);
+  });
+});
+
 describe('cascade: declines that stop at once', () => {
   it.each([
     ['32', 'lost_card'],
