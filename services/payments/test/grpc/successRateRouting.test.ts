@@ -107,7 +107,7 @@ describe('success-rate routing through the service', () => {
     const m = await merchantWithSuccessRateFlow();
     const orderingsBefore = await counted(routeOrderings);
     const eliminationsBefore = await counted(providerEliminations);
-    const grew = async (metric: typeof routeOrderings, before: Record<string, number>) =>
+    const grew = async (metric: typeof routeOrderings | typeof providerEliminations, before: Record<string, number>) =>
       Object.fromEntries(Object.entries(await counted(metric)).map(([key, value]) => [key, value - (before[key] ?? 0)]).filter(([, d]) => d !== 0));
     acquirer.behaviour.set(m.keyA, 'down');
     acquirer.behaviour.set(m.keyB, 'approve');
