@@ -79,12 +79,13 @@ describe('cascade: Mastercard merchant advice codes', () => {
     expect(fromSale(sale('3'), now)).toMatchObject({ status: 'declined', declinedCode: 'generic', decision: 'do_not_retry' });
     expect(fromSale(sale('21'), now)).toMatchObject({ decision: 'do_not_retry' });
     expect(fromSale(sale('24'), now)).toMatchObject({ decision: 'retry_later' });
-    const refused = (advice?: string) => ({
-      pspReference: 'PSP0001',
-      resultCode: 'Refused' as const,
-      refusalReasonCode: '2',
-      ...(advice ? { additionalData: { merchantAdviceCode: advice } } : {}),
-    });
+    const refused = (advice?: string) =>
+      ({
+        pspReference: 'PSP0001',
+        resultCode: 'Refused',
+        refusalReasonCode: '2',
+        ...(advice ? { additionalData: { merchantAdviceCode: advice } } : {}),
+      }) as Parameters<typeof adyenDeclinedFrom>[0];
     expect(adyenDeclinedFrom(refused())).toMatchObject({ declinedCode: 'generic', decision: 'retry_other_provider' });
     expect(adyenDeclinedFrom(refused('03: Do not try again'))).toMatchObject({ declinedCode: 'generic', decision: 'do_not_retry' });
     expect(adyenDeclinedFrom(refused('21 : Payment cancellation'))).toMatchObject({ decision: 'do_not_retry' });
