@@ -86,6 +86,8 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
   /** What happened, in order, while a notification races its charge's synchronous answer. */
   const sequence: string[] = [];
   let settleOnOrder = false;
+  /** Every answer of the gateway, as text. */
+  const answers: string[] = [];
 
   const merchant = async (who: Credentials, name: string, providers: Array<{ name: string; priority: number; credentials: Record<string, unknown>; options?: Record<string, unknown> }>) => {
     const created = await api<MerchantAnswer>('POST', '/v1/merchants', { auth: who, body: { mcc: '5999', name, providers } });
@@ -173,7 +175,12 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
       { ...simulators.env, PAGARME_API_URL: pagarme.apiUrl, PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS) },
       'info',
     );
-    api = apiClient(platform.gatewayUrl);
+    const gateway = apiClient(platform.gatewayUrl);
+    api = async <T = Json>(method: string, route: string, options?: Parameters<typeof gateway>[2]): Promise<ApiResponse<T>> => {
+      const answer = await gateway<T>(method, route, options);
+      answers.push(JSON.stringify(answer.body));
+      return answer;
+    };
     client = await createClient(platform.adminUrl, platform.adminToken, 'PSP Store');
     other = await createClient(platform.adminUrl, platform.adminToken, 'Other PSP Store');
 
@@ -300,11 +307,13 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
       };
       const charge = await cardCharge(at().merchantId, 2_000, refusing[type].card);
       expect(charge.status).toBe(201);
-      expect(charge.body).toMatchObject({ status: 'failed', declinedCode: refusing[type].declinedCode });
       expect(charge.body.transactionRequests[0]).toMatchObject({ providerId: at().providerId, providerType: type, requestStatus: 'declined', declinedCode: refusing[type].declinedCode });
-      // An insufficient balance is final: no other provider is tried. (A generic refusal, Pagar.me's, may be tried
-      // elsewhere by the soft-decline cascade, which answers for that.)
-      if (refusing[type].declinedCode === 'insufficient_funds') expect(chain(charge.body)).toEqual([[type, 'authorization', 'declined']]);
+      // An insufficient balance is final: the charge fails with it and no other provider is tried. (A generic refusal,
+      // Pagar.me's, is a soft decline the cascade may take to the next provider, which answers for the charge then.)
+      if (refusing[type].declinedCode === 'insufficient_funds') {
+        expect(charge.body).toMatchObject({ status: 'failed', declinedCode: 'insufficient_funds' });
+        expect(chain(charge.body)).toEqual([[type, 'authorization', 'declined']]);
+      }
     });
 
     it('fails over to the next provider when it does not answer in time', async () => {
@@ -355,6 +364,8 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
     });
 
     it('Pagar.me: a hook that arrives before the synchronous answer is held and applied once the charge is there', async () => {
+      const heldLines = () => platform.output().split('\n').filter((line) => line.includes('named a transaction of no charge of its entry yet: held') && line.includes(alone.PAGARME!.providerId)).length;
+      const heldBefore = heldLines();
       sequence.length = 0;
       settleOnOrder = true;
       pagarme.setLatency(2_000);
@@ -368,7 +379,7 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
       }
       // The gateway took the paid hook while Pagar.me's answer was still on its way; the charge was recorded pending.
       expect(sequence).toEqual(['notification 200', 'charge pending']);
-      expect(platform.output()).toContain('a provider notification named a transaction of no charge of its entry yet: held');
+      expect(heldLines()).toBe(heldBefore + 1);
       const authorized = await until(charge.body.id, 'the held hook applied to its charge', (c) => c.status === 'authorized');
       expect(authorized).toMatchObject({ capturedAmount: 2_300, providerId: alone.PAGARME!.providerId });
     }, 40_000);
@@ -520,5 +531,26 @@ describe('PSP connectors through the gateway (Pagar.me, Mercado Pago, Stripe, Ad
       const secrets = [DEMO_ACCOUNTS.mercadopago.webhookSecret, DEMO_ACCOUNTS.stripe.webhookSecret, DEMO_ACCOUNTS.adyen.hmacKey];
       expect(secrets.filter((s) => JSON.stringify([refused.body, badStripe.body, badAdyen.body]).includes(s))).toEqual([]);
     });
+  });
+
+  it('never shows a PSP key, a webhook secret or a card number in an answer or a log line', () => {
+    const secrets = [
+      DEMO_ACCOUNTS.pagarme.secretKey,
+      DEMO_ACCOUNTS.mercadopago.accessToken,
+      DEMO_ACCOUNTS.mercadopago.webhookSecret,
+      DEMO_ACCOUNTS.stripe.secretKey,
+      DEMO_ACCOUNTS.stripe.webhookSecret,
+      DEMO_ACCOUNTS.adyen.apiKey,
+      DEMO_ACCOUNTS.adyen.hmacKey,
+      ...new Set(Object.values(cards).map((c) => c.approved.cardNumber)),
+      '4000000000000036',
+      '4000000000009995',
+    ];
+    const logs = platform.output();
+    expect(logs).toContain('/v1/provider-notifications/');
+    expect(answers.length).toBeGreaterThan(50);
+    const text = answers.join('\n');
+    expect(secrets.filter((secret) => logs.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
+    expect(secrets.filter((secret) => text.includes(secret)).map((secret) => secret.slice(0, 4))).toEqual([]);
   });
 });
