@@ -2,7 +2,7 @@
 -- ('' without a card), that success-rate routing orders a route by. `recent` holds one letter per attempt, oldest
 -- first: a approved, d declined (a business answer), t a technical failure; at most as many as the routing
 -- windows need. `tripped_at` is when the entry was taken out for its technical failures, null while it is in.
--- One upsert per charge keeps it, in the transaction that stores the charge.
+-- One upsert per charge keeps it, right after the transaction that stores the charge.
 CREATE TABLE provider_outcomes (
   client_id TEXT NOT NULL,
   merchant_id TEXT NOT NULL,

@@ -179,5 +179,15 @@ describe('success-rate routing through the service', () => {
     expect(second.reason).toMatch(new RegExp(`^flow rule 1; success rate: SUBACQUIRER ${m.b} \\d+% of 10, SUBACQUIRER ${m.a} \\d+% of 1$`));
     expect(await recentOf(m.merchantId, m.b)).toBe('aaaaaaaaada');
     expect(await recentOf(m.merchantId, m.a)).toBe('d');
+
+    // A request sent again with its idempotency key is answered its charge and counts once.
+    const request = cardCharge(m.clientId, m.merchantId, '4111111111111111');
+    const once = await running.client.createCharge(request, { idempotencyKey: `sr-${randomUUID()}` });
+    const key = { idempotencyKey: `sr-${randomUUID()}` };
+    const keyed = await running.client.createCharge(request, key);
+    const replayed = await running.client.createCharge(request, key);
+    expect(replayed.id).toBe(keyed.id);
+    expect(once.id).not.toBe(keyed.id);
+    expect(await recentOf(m.merchantId, m.b)).toBe('aaaaaaaaadaaa');
   });
 });

@@ -265,6 +265,8 @@ export async function createCharge(
 ): Promise<Charge> {
   const clientId = requireClientId(request.clientId);
   const input = parseNewCharge(request, deps.clock.now());
+  // The charge this call stored, if it did (a replay of the request stores nothing).
+  let stored: Charge | undefined;
   const charge = await withIdempotency(
     deps.pool,
     { clientId, key: idempotencyKey, operation: CREATE_CHARGE_OPERATION, request, codec: chargeCodec },
@@ -340,18 +342,32 @@ export async function createCharge(
       commit: async (tx, created) => {
         await deps.store.insert(tx, created);
         await recordChargeEvent(tx, created, created.createdAt);
-        // What each provider answered feeds success-rate routing, once: a replay of the request never commits again.
-        await recordOutcomes(
-          tx,
-          { clientId, merchantId: created.merchantId, paymentType: created.paymentMethod.paymentType, cardBrand: created.paymentSource.brand?.toLowerCase() ?? '' },
-          attemptMarks(created.transactionRequests),
-          created.createdAt,
-          successRateSettingsOf(deps.config),
-        );
+        stored = created;
         return created;
       },
     },
   );
   deps.outbox?.kick();
+  if (stored) await recordAttempts(deps, stored);
   return charge;
+}
+
+/**
+ * What each provider answered feeds success-rate routing, once per stored charge, right after it commits: one
+ * upsert in a transaction of its own that does not wait for the disk (synchronous_commit off), so that charges of
+ * the same merchant and provider, which update the same row, hold its lock only for the statement. An outcome lost
+ * with a crash only makes a window one attempt shorter; a failure here is logged and the charge answered.
+ */
+async function recordAttempts(deps: ChargeDeps, charge: Charge): Promise<void> {
+  const marks = attemptMarks(charge.transactionRequests);
+  if (marks.size === 0) return;
+  const scope = { clientId: charge.clientId, merchantId: charge.merchantId, paymentType: charge.paymentMethod.paymentType, cardBrand: charge.paymentSource.brand?.toLowerCase() ?? '' };
+  try {
+    await withTransaction(deps.pool, async (tx) => {
+      await tx.query('SET LOCAL synchronous_commit = off');
+      await recordOutcomes(tx, scope, marks, charge.createdAt, successRateSettingsOf(deps.config));
+    });
+  } catch (error) {
+    deps.log.warn({ err: error, chargeId: charge.id }, 'could not record the provider outcomes of a charge for success-rate routing');
+  }
 }
