@@ -40,7 +40,7 @@ export function flowRoutes({ payments }: { payments: PaymentsClient }): RouteDef
       operationId: 'createFlow',
       summary: 'Create the routing flow of a merchant for one payment method',
       description:
-        "A charge of that payment method is routed by the first rule that matches, else by defaultRoute. A rule's conditions (amount and installment bounds, card brand, currency, payment type, BIN ranges, issuer country, the charge's paymentFlow.metadata) must all hold; all and any group them and nest. A rule routes on its route, or splits the volume between routes by a hash of the charge id (a retry with the same idempotency key takes the same branch), and may name the antifraud entry of its charges. Each authorization of a charge says in routingReason why its provider was tried.",
+        "A charge of that payment method is routed by the first rule that matches, else by defaultRoute. A rule's conditions (amount and installment bounds, card brand, currency, payment type, BIN ranges, issuer country, the charge's paymentFlow.metadata) must all hold; all and any group them and nest. A rule routes on its route, or splits the volume between routes by a hash of the charge id (a retry with the same idempotency key takes the same branch), and may name the antifraud entry of its charges. A rule (or split branch) in mode success_rate tries its providers in the order of their recent approval rates, with a small exploration share, a provider failing technically tried last for a cool-down and then probed back. Each authorization of a charge says in routingReason why its provider was tried.",
       tags,
       resource: 'flows',
       body: CreateFlowBody,
