@@ -1,3 +1,4 @@
+import { PROVIDER_CREDENTIAL_TYPES } from '@platform/api-model';
 import type { payments } from '@platform/contracts';
 import { AppError } from '@platform/kit';
 import request from 'supertest';
@@ -91,7 +92,7 @@ describe('/v1/merchants', () => {
         { field: 'mcc', message: 'is required' },
         { field: 'providers.0.name', message: 'must not be empty' },
         { field: 'providers.0.priority', message: 'must be at least 1' },
-        { field: 'providers.0.credentials.type', message: 'must be one of SANDBOX, SANDBOX_ANTIFRAUD, SUBACQUIRER' },
+        { field: 'providers.0.credentials.type', message: `must be one of ${PROVIDER_CREDENTIAL_TYPES.join(', ')}` },
         { field: 'providers.1.priority', message: 'must be a whole number' },
         { field: 'providers.1.credentials', message: 'is required' },
       ]),
