@@ -1,11 +1,24 @@
 import type { CardData } from '../../vault/domain/card';
 import type { AntifraudStatus, DeclinedCode, PaymentType } from '../../charges/domain/charge';
 import type { Payer } from '../../../shared/customersPort';
-import type { DeclineDecision } from '../kit/tables';
+
+/**
+ * What a decline lets the platform do next, one vocabulary for every connector:
+ * - `retry_other_provider`: a soft or technical decline (the issuer or the acquirer could not decide, a generic
+ *   refusal another acquirer may approve): the charge moves on to its next provider, within the cascade cap and
+ *   the card brands' retry rules (charges/domain/cascade.ts);
+ * - `do_not_retry`: a hard decline (lost, stolen, pickup, confirmed fraud, invalid number, closed account, bad
+ *   data, and the brands' "never retry" answers such as Mastercard's merchant advice codes 03 and 21): the
+ *   charge stops at once, no provider is asked again;
+ * - `retry_later`: the issuer may approve the same card later (insufficient funds, "try again in n hours"): the
+ *   charge stops now; another acquirer asked at once would get the same answer.
+ */
+export const DECLINE_DECISIONS = ['retry_other_provider', 'do_not_retry', 'retry_later'] as const;
+export type DeclineDecision = (typeof DECLINE_DECISIONS)[number];
 
 /**
  * The one shape every payment provider has. The charge use cases talk only to these interfaces; a real
- * acquirer is one more class implementing them (see README.md, "Adding a real acquirer").
+ * provider is one more connector implementing them (docs/adding-a-connector.md).
  */
 
 /** What every call to a provider carries. */

@@ -1,5 +1,5 @@
 import type { DeclinedCode } from '../../charges/domain/charge';
-import type { ProviderChargeStatus } from '../domain/types';
+import type { DeclineDecision, ProviderChargeStatus } from '../domain/types';
 
 /**
  * The two tables every connector keeps in data, beside its transformers, so a reviewer reads what each of the
@@ -9,19 +9,8 @@ import type { ProviderChargeStatus } from '../domain/types';
 /** The provider's status (as it writes it) -> the charge status it means. */
 export type StatusTable = Readonly<Record<string, ProviderChargeStatus>>;
 
-/**
- * What a decline lets the platform do next, one vocabulary for every connector:
- * - `retry_other_provider`: a soft or technical decline (the issuer or the acquirer could not decide, a generic
- *   refusal another acquirer may approve): the charge moves on to its next provider, within the cascade cap and
- *   the card brands' retry rules (charges/domain/cascade.ts);
- * - `do_not_retry`: a hard decline (lost, stolen, pickup, confirmed fraud, invalid number, closed account, bad
- *   data, and the brands' "never retry" answers such as Mastercard's merchant advice codes 03 and 21): the
- *   charge stops at once, no provider is asked again;
- * - `retry_later`: the issuer may approve the same card later (insufficient funds, "try again in n hours"): the
- *   charge stops now; another acquirer asked at once would get the same answer.
- */
-export const DECLINE_DECISIONS = ['retry_other_provider', 'do_not_retry', 'retry_later'] as const;
-export type DeclineDecision = (typeof DECLINE_DECISIONS)[number];
+/** The decline vocabulary is the domain's (domain/types.ts); the tables speak it. */
+export { DECLINE_DECISIONS, type DeclineDecision } from '../domain/types';
 
 export interface DeclineEntry {
   declinedCode: DeclinedCode;
