@@ -21,7 +21,8 @@ beforeAll(async () => {
     saved[name] = process.env[name];
     process.env[name] = sim.url;
   }
-  running = await startCharges();
+  // A provider's deadline for a loaded machine: these tests wait for answers, none for a timeout.
+  running = await startCharges({ PROVIDER_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {

@@ -21,7 +21,8 @@ beforeAll(async () => {
   sim = await startMercadoPagoSimulator({ accounts: [ACCOUNT], clock: () => new Date(), notify: (n) => void notifications.push(n) });
   saved = process.env.MERCADOPAGO_API_URL;
   process.env.MERCADOPAGO_API_URL = sim.url;
-  running = await startCharges();
+  // A provider's deadline for a loaded machine: these tests wait for answers, none for a timeout.
+  running = await startCharges({ PROVIDER_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {

@@ -19,7 +19,8 @@ beforeAll(async () => {
   sim = await startPagarmeSimulator({ accounts: [{ secretKey: SECRET_KEY, id: 'acc_loja' }], clock: () => new Date('2026-11-10T15:00:00Z'), notify: (h) => void hooks.push(h) });
   saved = process.env.PAGARME_API_URL;
   process.env.PAGARME_API_URL = sim.apiUrl;
-  running = await startCharges();
+  // A provider's deadline for a loaded machine: these tests wait for answers, none for a timeout.
+  running = await startCharges({ PROVIDER_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {

@@ -20,7 +20,8 @@ beforeAll(async () => {
   sim = await startStripeSimulator({ accounts: [{ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET }] });
   saved = process.env.STRIPE_API_URL;
   process.env.STRIPE_API_URL = sim.url;
-  running = await startCharges();
+  // A provider's deadline for a loaded machine: these tests wait for answers, none for a timeout.
+  running = await startCharges({ PROVIDER_TIMEOUT_MS: '5000' });
 });
 
 afterAll(async () => {
