@@ -112,7 +112,7 @@ describe('payments through the gateway: merchants with failover, the vault, char
     expect((await call('POST', `/v1/charges/${charge.body.id}/void`, { amount: 1 })).status).toBe(422);
   });
 
-  it('fails over to the second provider on a card ending 6, and not on a business decline (ending 2)', async () => {
+  it('fails over to the second provider on a card ending 6, and not on a hard decline (ending 32: lost_card)', async () => {
     const timeout = await call<Charge>('POST', '/v1/charges', creditCharge({ sourceType: 'card', card: inlineCard(6) }));
     expect(timeout.status).toBe(201);
     expect(timeout.body.transactionRequests.map((t) => [t.providerId, t.requestStatus])).toEqual([
@@ -121,12 +121,12 @@ describe('payments through the gateway: merchants with failover, the vault, char
     ]);
     expect(timeout.body.status).toBe('failed');
 
-    const declined = await call<Charge>('POST', '/v1/charges', creditCharge({ sourceType: 'card', card: inlineCard(2) }));
+    const declined = await call<Charge>('POST', '/v1/charges', creditCharge({ sourceType: 'card', card: inlineCard(32) }));
     expect(declined.status).toBe(201);
     expect(declined.body.status).toBe('failed');
     expect(declined.body.transactionRequests).toHaveLength(1);
     expect(declined.body.transactionRequests[0]).toMatchObject({ providerId: providerIds[0], requestStatus: 'declined' });
-    expect(declined.body.declinedCode).toEqual(expect.any(String));
+    expect(declined.body.declinedCode).toBe('lost_card');
 
     const expired = await call<{ error: Json }>('POST', '/v1/charges', creditCharge({ sourceType: 'card', card: { ...inlineCard(0), cardExpirationDate: '01/2020' } }));
     expect(expired.status).toBe(402);
