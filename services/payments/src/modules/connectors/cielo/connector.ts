@@ -10,7 +10,7 @@ import type {
 } from '../domain/types';
 import { ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { createHttpClient, type HttpAnswer, type HttpClient, type HttpRequest } from '../kit/http';
+import { HttpClients, type HttpAnswer, type HttpRequest } from '../kit/http';
 import { cieloCredentials, type CieloCredentials } from './credentials';
 import { failureOf } from './errors';
 import { cieloNotifications } from './notifications';
@@ -58,7 +58,7 @@ export class CieloProvider implements PaymentProvider {
   readonly type = CIELO_TYPE;
   readonly paymentTypes = ['credit', 'debit', 'pix'] as const;
   readonly notifications = cieloNotifications;
-  private readonly clients = new Map<string, HttpClient>();
+  private readonly clients = new HttpClients();
   private readonly now: () => Date;
 
   constructor(
@@ -137,12 +137,7 @@ export class CieloProvider implements PaymentProvider {
   private send(credentials: CieloCredentials, call: ProviderCall, host: 'api' | 'query', request: Omit<HttpRequest, 'headers' | 'signal'>): Promise<HttpAnswer> {
     const gateway = gatewayOf(credentials, call);
     const baseUrl = cieloBaseUrl(this.environment.env, gateway, host, credentials.environment);
-    let client = this.clients.get(baseUrl);
-    if (!client) {
-      client = createHttpClient({ baseUrl });
-      this.clients.set(baseUrl, client);
-    }
-    return client.send({
+    return this.clients.for(baseUrl, { baseUrl }).send({
       ...request,
       path: `${CIELO_HOSTS[gateway].prefix}${request.path}`,
       signal: call.signal,

@@ -121,3 +121,26 @@ function describe(error: unknown): string {
   }
   return 'unknown error';
 }
+
+/**
+ * The HTTP clients of one adapter, one per key (a base URL, with what else tells the connections apart: the
+ * account, the client certificate), made on first use and kept for the keep-alive.
+ */
+export class HttpClients {
+  private readonly clients = new Map<string, HttpClient>();
+
+  for(key: string, options: HttpClientOptions): HttpClient {
+    let client = this.clients.get(key);
+    if (!client) {
+      client = createHttpClient(options);
+      this.clients.set(key, client);
+    }
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+}

@@ -11,7 +11,7 @@ import type {
 } from '../domain/types';
 import { ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { createHttpClient, type HttpAnswer, type HttpClient, type HttpRequest } from '../kit/http';
+import { HttpClients, type HttpAnswer, type HttpRequest } from '../kit/http';
 import { pagarmeCredentials, type PagarmeCredentials } from './credentials';
 import { failureOf } from './errors';
 import { pagarmeNotifications } from './notifications';
@@ -57,7 +57,7 @@ export class PagarmeProvider implements PaymentProvider {
   readonly type = PAGARME_TYPE;
   readonly paymentTypes = ['credit', 'pix', 'boleto'] as const;
   readonly notifications = pagarmeNotifications;
-  private readonly clients = new Map<string, HttpClient>();
+  private readonly clients = new HttpClients();
   private readonly now: () => Date;
 
   constructor(
@@ -136,12 +136,7 @@ export class PagarmeProvider implements PaymentProvider {
 
   private send(credentials: PagarmeCredentials, call: ProviderCall, request: Omit<HttpRequest, 'headers' | 'signal'>, operation: string): Promise<HttpAnswer> {
     const baseUrl = pagarmeBaseUrl(this.environment.env, credentials.environment);
-    let client = this.clients.get(baseUrl);
-    if (!client) {
-      client = createHttpClient({ baseUrl });
-      this.clients.set(baseUrl, client);
-    }
-    return client.send({
+    return this.clients.for(baseUrl, { baseUrl }).send({
       ...request,
       signal: call.signal,
       headers: {

@@ -10,7 +10,7 @@ import type {
   QueryResult,
 } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { createHttpClient, type ClientCertificate, type HttpAnswer, type HttpClient } from '../kit/http';
+import { HttpClients, type ClientCertificate, type HttpAnswer, type HttpClient } from '../kit/http';
 import { pixCredentials, type PixCredentials, type PixType } from './credentials';
 import { failureOf, type PixFailure } from './errors';
 import { pixNotifications } from './notifications';
@@ -92,7 +92,7 @@ export class PixProvider implements PaymentProvider {
   readonly paymentTypes = ['pix'] as const;
   readonly notifications = pixNotifications;
   private readonly profile: PixProfile;
-  private readonly clients = new Map<string, HttpClient>();
+  private readonly clients = new HttpClients();
   private readonly tokens: TokenCache;
 
   constructor(
@@ -226,8 +226,7 @@ export class PixProvider implements PaymentProvider {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => c.close()));
-    this.clients.clear();
+    await this.clients.close();
   }
 
   private outcome(devolucao: DevolucaoAnswer): OperationResult {
@@ -308,13 +307,7 @@ export class PixProvider implements PaymentProvider {
 
   /** One HTTP client (keep-alive, mutual TLS) per base URL and credentials. */
   private client(baseUrl: string, fingerprint: string, certificate: ClientCertificate | undefined): HttpClient {
-    const key = `${baseUrl}\0${fingerprint}`;
-    let client = this.clients.get(key);
-    if (!client) {
-      client = createHttpClient({ baseUrl, ...(certificate ? { clientCertificate: certificate } : {}) });
-      this.clients.set(key, client);
-    }
-    return client;
+    return this.clients.for(`${baseUrl}\0${fingerprint}`, { baseUrl, ...(certificate ? { clientCertificate: certificate } : {}) });
   }
 }
 

@@ -10,7 +10,7 @@ import type {
 } from '../domain/types';
 import { ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { createHttpClient, type HttpAnswer, type HttpClient } from '../kit/http';
+import { HttpClients, type HttpAnswer, type HttpClient } from '../kit/http';
 import { redeCredentials, type RedeCredentials } from './credentials';
 import { REDE_ALREADY_CANCELED, REDE_OPERATION_NOT_ALLOWED, REDE_REFERENCE_USED } from './declineTable';
 import { checkAnswer, describeReturn, RedeCredentialsRefusedError, returnOf } from './errors';
@@ -80,7 +80,7 @@ export class RedeProvider implements PaymentProvider {
   readonly type = REDE_TYPE;
   readonly paymentTypes = ['credit', 'debit'] as const;
   readonly notifications = redeNotifications;
-  private readonly clients = new Map<string, HttpClient>();
+  private readonly clients = new HttpClients();
   private readonly tokens: RedeTokens;
   private readonly operations = new Map<string, OperationResult>();
 
@@ -206,12 +206,6 @@ export class RedeProvider implements PaymentProvider {
   }
 
   private clientFor(baseUrl: string, pv: string): HttpClient {
-    const id = `${baseUrl}|${pv}`;
-    let client = this.clients.get(id);
-    if (!client) {
-      client = createHttpClient({ baseUrl });
-      this.clients.set(id, client);
-    }
-    return client;
+    return this.clients.for(`${baseUrl}|${pv}`, { baseUrl });
   }
 }
