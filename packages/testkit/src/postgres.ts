@@ -50,7 +50,18 @@ export function postgresUrl(port: number, database: string): string {
  * survives restarts (local runs); without one it lives in a temporary folder removed on stop (tests).
  */
 export async function startPostgres(
-  options: { dataDir?: string; port?: number; onLog?: (line: string) => void; /** fsync and synchronous commit on, as in production (default with a dataDir) */ durable?: boolean } = {},
+  options: {
+    dataDir?: string;
+    port?: number;
+    onLog?: (line: string) => void;
+    /** fsync and synchronous commit on, as in production (default with a dataDir) */
+    durable?: boolean;
+    /**
+     * More server settings, each passed as `-c name=value` after the defaults (e.g. `shared_preload_libraries:
+     * 'pg_stat_statements'` for the benchmark's statement counts); none by default.
+     */
+    settings?: Record<string, string>;
+  } = {},
 ): Promise<PostgresServer> {
   const persistent = options.dataDir !== undefined;
   const durable = options.durable ?? persistent;
@@ -76,7 +87,14 @@ export async function startPostgres(
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a `postgres` system user it creates.
     createPostgresUser: runningAsRoot(),
-    postgresFlags: ['-c', 'max_connections=400', '-c', `unix_socket_directories=${os.tmpdir()}`, ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'])],
+    postgresFlags: [
+      '-c',
+      'max_connections=400',
+      '-c',
+      `unix_socket_directories=${os.tmpdir()}`,
+      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     onLog: (message: unknown) => log(String(message)),
     onError: (message: unknown) => log(String(message)),
   });
