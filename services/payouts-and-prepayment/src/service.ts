@@ -1,7 +1,7 @@
 import { payouts, settings } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { JOBS, type PayoutAdapter, type PayoutsDeps, type SettingsPort } from './app/deps';
-import { applyChargeEvent } from './app/applyChargeEvent';
+import { applyChargeEvents } from './app/applyChargeEvents';
 import { applySellerEvent } from './app/applySellerEvent';
 import { sandboxPayouts } from './app/sandboxPayouts';
 import { createSettingsPort } from './app/settingsPort';
@@ -42,7 +42,9 @@ export function definePayoutsAndPrepaymentService(
         nc,
         pool,
         log,
-        ...chargeConsumer(config.PAYOUTS_CHARGES_DURABLE, (tx, event) => applyChargeEvent(deps, tx, event.clientId, event.data, new Date(event.occurredAt))),
+        ...chargeConsumer(config.PAYOUTS_CHARGES_DURABLE, (tx, events) =>
+          applyChargeEvents(deps, tx, events.map((event) => ({ clientId: event.clientId, data: event.data, occurredAt: new Date(event.occurredAt) }))),
+        ),
       });
       const sellers = await startConsumer({
         nc,

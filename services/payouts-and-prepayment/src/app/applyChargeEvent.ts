@@ -34,7 +34,7 @@ export interface RefundRequestData {
 }
 
 /** The successful refunds of a charge event, each with its own split (seller ids in lower case) when it has one. */
-function refundsOf(data: ChargeEventData): RefundRequest[] {
+export function refundsOf(data: ChargeEventData): RefundRequest[] {
   return (data.transactionRequests ?? [])
     .filter((r) => r.requestType === 'refund' && r.requestStatus === 'success')
     .map((r) => {
@@ -53,6 +53,62 @@ function refundsOf(data: ChargeEventData): RefundRequest[] {
 
 const isPaymentType = (value: string): value is PaymentType => (PAYMENT_TYPES as readonly string[]).includes(value);
 
+/** How the ledger books a charge: its payment type and number of installments; null when it has no receivables here. */
+export function bookingOf(data: ChargeEventData): { paymentType: PaymentType; installments: number } | null {
+  if (!data.providerType || !OWN_PROVIDERS.has(data.providerType)) return null;
+  const paymentType = data.paymentMethod?.paymentType ?? '';
+  if (!isPaymentType(paymentType)) return null;
+  return { paymentType, installments: paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1 };
+}
+
+/** The split rules of a charge event, seller ids in lower case. */
+export function splitRulesOf(data: ChargeEventData): SplitRuleInput[] {
+  return (data.splitRules ?? []).map((r) => ({ sellerId: r.sellerId.toLowerCase(), percentage: r.percentage ?? null, amount: r.amount ?? null }));
+}
+
+/**
+ * Whether an event of a charge the ledger knows changes nothing of it: it shows no refunded amount, no successful
+ * refund and no chargeback (what a capture or an authorization shows). Such an event only ever takes a charge in.
+ */
+export function isPlain(data: ChargeEventData): boolean {
+  return (data.refundedAmount ?? 0) <= 0 && data.status !== 'charged_back' && refundsOf(data).length === 0;
+}
+
+/** The receivables of a captured charge taken in at `occurredAt`, each receiver on its plan (`planOf`). */
+export function captureReceivables(
+  deps: Pick<PayoutsDeps, 'calendar'>,
+  clientId: string,
+  data: ChargeEventData,
+  booking: { paymentType: PaymentType; installments: number },
+  splitRules: SplitRuleInput[],
+  planOf: (receiver: string | null) => Plan,
+  occurredAt: Date,
+): Receivable[] {
+  const drafts = buildReceivables(
+    { chargeId: data.id, paymentType: booking.paymentType, installments: booking.installments, amount: data.amount, capturedAmount: data.capturedAmount, splitRules, capturedAt: occurredAt },
+    planOf,
+    deps.calendar,
+  );
+  return drafts.map((d) => ({
+    id: randomUUID(),
+    clientId,
+    chargeId: data.id,
+    receiver: d.receiver,
+    installment: d.installment,
+    totalInstallments: d.totalInstallments,
+    paymentType: d.paymentType,
+    gross: d.gross,
+    fee: d.fee,
+    net: d.net,
+    originalSettlementDate: d.settlementDate,
+    settlementDate: d.settlementDate,
+    status: 'pending',
+    prepaymentId: null,
+    batchId: null,
+    createdAt: occurredAt,
+  }));
+}
+
 /**
  * A charge event, applied once whatever the order or number of deliveries: the capture of an own-provider charge
  * becomes receivables and a capture posting; a refunded amount above what was posted offsets the difference; a
@@ -60,43 +116,20 @@ const isPaymentType = (value: string): value is PaymentType => (PAYMENT_TYPES as
  * reference, so a repeated event changes nothing.
  */
 export async function applyChargeEvent(deps: PayoutsDeps, tx: Queryable, clientId: string, data: ChargeEventData, occurredAt: Date): Promise<void> {
-  if (!data.providerType || !OWN_PROVIDERS.has(data.providerType)) return;
-  const paymentType = data.paymentMethod?.paymentType ?? '';
-  if (!isPaymentType(paymentType)) return;
-  const installments = paymentType === 'credit' ? Math.max(1, data.paymentMethod?.installments ?? 1) : 1;
+  const booking = bookingOf(data);
+  if (!booking) return;
+  const { paymentType, installments } = booking;
   // A captured charge the ledger has not seen is taken in at once (the insert is the check); one it has is locked and read.
   const taken = data.capturedAmount > 0 && (await deps.ledgerStore.insertCharge(tx, clientId, { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount }, occurredAt));
   let charge = taken ? null : await deps.ledgerStore.findCharge(tx, clientId, data.id, { forUpdate: true });
   if (!taken && !charge) return;
   if (!charge) {
-    const splitRules: SplitRuleInput[] = (data.splitRules ?? []).map((r) => ({ sellerId: r.sellerId.toLowerCase(), percentage: r.percentage ?? null, amount: r.amount ?? null }));
+    const splitRules = splitRulesOf(data);
     const plans = new Map<string | null, Plan>();
     for (const receiver of [null, ...splitRules.map((r) => r.sellerId)]) {
       if (!plans.has(receiver)) plans.set(receiver, await planOfReceiver(deps, tx, clientId, receiver, deps.clock.now()));
     }
-    const drafts = buildReceivables(
-      { chargeId: data.id, paymentType, installments, amount: data.amount, capturedAmount: data.capturedAmount, splitRules, capturedAt: occurredAt },
-      (receiver) => plans.get(receiver) ?? plans.get(null)!,
-      deps.calendar,
-    );
-    const receivables: Receivable[] = drafts.map((d) => ({
-      id: randomUUID(),
-      clientId,
-      chargeId: data.id,
-      receiver: d.receiver,
-      installment: d.installment,
-      totalInstallments: d.totalInstallments,
-      paymentType: d.paymentType,
-      gross: d.gross,
-      fee: d.fee,
-      net: d.net,
-      originalSettlementDate: d.settlementDate,
-      settlementDate: d.settlementDate,
-      status: 'pending',
-      prepaymentId: null,
-      batchId: null,
-      createdAt: occurredAt,
-    }));
+    const receivables = captureReceivables(deps, clientId, data, booking, splitRules, (receiver) => plans.get(receiver) ?? plans.get(null)!, occurredAt);
     await deps.ledgerStore.insertReceivables(tx, receivables);
     await deps.ledgerStore.post(tx, clientId, capturePosting(data.id, receivables), occurredAt);
     charge = { chargeId: data.id, paymentType, installments, capturedAmount: data.capturedAmount, refundedAmount: 0, chargedBack: false, refundRequestIds: [] };

@@ -10,19 +10,25 @@ export type ChargeEvent = z.infer<typeof ChargeEventSchema>;
 export const SellerEventSchema = eventSchema(SellerSchema.pick({ id: true, status: true }).extend({ planId: SellerSchema.shape.planId.optional() }));
 export type SellerEvent = z.infer<typeof SellerEventSchema>;
 
-type Consumer<E extends ChargeEvent | SellerEvent> = Pick<ConsumerOptions<E>, 'durable' | 'filterSubject' | 'parse' | 'handle'>;
+type Consumer<E extends ChargeEvent | SellerEvent> = Pick<ConsumerOptions<E>, 'durable' | 'filterSubject' | 'parse' | 'handle' | 'handleBatch'>;
 
 /**
- * The consumers of other contexts' events, each applying a parsed event with `apply` (the use case, given by the
+ * The consumers of other contexts' events, each applying parsed events with `apply` (the use case, given by the
  * service's wiring). An event that does not parse is logged and dropped by the kit's consumer, never applied and
  * never redelivered.
+ *
+ * Charge events are applied in batches: the events that arrived together (not yet processed, each once) in the one
+ * transaction that records them, so that many captures are booked in a few statements; when the batch fails, the
+ * kit's consumer rolls it back and applies each event on its own (a batch of one).
  */
-export function chargeConsumer(durable: string, apply: (tx: Queryable, event: ChargeEvent) => Promise<void>): Consumer<ChargeEvent> {
+export function chargeConsumer(durable: string, apply: (tx: Queryable, events: ChargeEvent[]) => Promise<unknown>): Consumer<ChargeEvent> {
   return {
     durable,
     filterSubject: 'payments.charge.>',
     parse: (event) => ChargeEventSchema.parse(event),
-    handle: async (event: ChargeEvent, tx: Queryable) => apply(tx, event),
+    handleBatch: async (events: ChargeEvent[], tx: Queryable) => {
+      await apply(tx, events);
+    },
   };
 }
 

@@ -44,6 +44,18 @@ export interface LedgerCharge {
   refundRequestIds: string[];
 }
 
+/** A captured charge to take into the ledger: its record, its receivables and its capture posting. */
+export interface BookedCapture {
+  clientId: string;
+  chargeId: string;
+  paymentType: string;
+  installments: number;
+  capturedAmount: number;
+  receivables: readonly Receivable[];
+  posting: Posting;
+  at: Date;
+}
+
 export interface ReceiverDebit {
   id: string;
   receiver: string | null;
@@ -181,6 +193,140 @@ export function createLedgerStore() {
         [clientId, charge.chargeId, charge.paymentType, charge.installments, charge.capturedAmount, at],
       );
       return rowCount === 1;
+    },
+
+    /**
+     * Takes many captured charges into the ledger in one statement, whatever their number: each charge the ledger has
+     * not seen yet (its insert is the check, as in `insertCharge`) gets its receivables and its capture posting with
+     * its entries; a charge already taken in gets nothing. Rows are written in the order given. Answers the charges
+     * taken in, as `client/charge` keys.
+     */
+    async bookCaptures(db: Queryable, captures: readonly BookedCapture[]): Promise<Set<string>> {
+      if (captures.length === 0) return new Set();
+      const charges = { clientId: [] as string[], chargeId: [] as string[], paymentType: [] as string[], installments: [] as number[], capturedAmount: [] as number[], at: [] as string[] };
+      const receivables = {
+        id: [] as string[],
+        clientId: [] as string[],
+        chargeId: [] as string[],
+        receiver: [] as Array<string | null>,
+        installment: [] as number[],
+        totalInstallments: [] as number[],
+        paymentType: [] as string[],
+        gross: [] as number[],
+        fee: [] as number[],
+        net: [] as number[],
+        settlementDate: [] as string[],
+        at: [] as string[],
+      };
+      const postings = { id: [] as string[], clientId: [] as string[], chargeId: [] as string[], kind: [] as string[], reference: [] as string[], at: [] as string[] };
+      const lines = { postingId: [] as string[], account: [] as string[], amount: [] as number[], receivableId: [] as Array<string | null> };
+      for (const capture of captures) {
+        assertBalanced(capture.posting);
+        const at = capture.at.toISOString();
+        charges.clientId.push(capture.clientId);
+        charges.chargeId.push(capture.chargeId);
+        charges.paymentType.push(capture.paymentType);
+        charges.installments.push(capture.installments);
+        charges.capturedAmount.push(capture.capturedAmount);
+        charges.at.push(at);
+        for (const r of capture.receivables) {
+          receivables.id.push(r.id);
+          receivables.clientId.push(r.clientId);
+          receivables.chargeId.push(r.chargeId);
+          receivables.receiver.push(r.receiver);
+          receivables.installment.push(r.installment);
+          receivables.totalInstallments.push(r.totalInstallments);
+          receivables.paymentType.push(r.paymentType);
+          receivables.gross.push(r.gross);
+          receivables.fee.push(r.fee);
+          receivables.net.push(r.net);
+          receivables.settlementDate.push(r.settlementDate);
+          receivables.at.push(r.createdAt.toISOString());
+        }
+        const postingId = randomUUID();
+        postings.id.push(postingId);
+        postings.clientId.push(capture.clientId);
+        postings.chargeId.push(capture.chargeId);
+        postings.kind.push(capture.posting.kind);
+        postings.reference.push(capture.posting.reference);
+        postings.at.push(at);
+        for (const l of capture.posting.lines) {
+          lines.postingId.push(postingId);
+          lines.account.push(l.account);
+          lines.amount.push(l.amount);
+          lines.receivableId.push(l.receivableId ?? null);
+        }
+      }
+      // The charge insert is the check: receivables and postings join only the charges it inserted. The posting's
+      // entries join only a posting that is new (as in `post`).
+      const { rows } = await db.query<{ client_id: string; charge_id: string }>(
+        `WITH charge AS (
+           INSERT INTO ledger_charges (client_id, charge_id, payment_type, installments, captured_amount, created_at)
+           SELECT c.client_id, c.charge_id, c.payment_type, c.installments, c.captured_amount, c.created_at
+           FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int[], $5::bigint[], $6::timestamptz[]) WITH ORDINALITY
+                AS c(client_id, charge_id, payment_type, installments, captured_amount, created_at, ord)
+           ORDER BY c.ord
+           ON CONFLICT (client_id, charge_id) DO NOTHING
+           RETURNING client_id, charge_id
+         ), receivable AS (
+           INSERT INTO receivables (id, client_id, charge_id, receiver_id, installment, total_installments, payment_type, gross, fee, net,
+                                    original_settlement_date, settlement_date, status, created_at)
+           SELECT r.id, r.client_id, r.charge_id, r.receiver_id, r.installment, r.total_installments, r.payment_type, r.gross, r.fee, r.net,
+                  r.settlement_date, r.settlement_date, 'pending', r.created_at
+           FROM unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::uuid[], $11::int[], $12::int[], $13::text[], $14::bigint[], $15::bigint[], $16::bigint[],
+                       $17::date[], $18::timestamptz[]) WITH ORDINALITY
+                AS r(id, client_id, charge_id, receiver_id, installment, total_installments, payment_type, gross, fee, net, settlement_date, created_at, ord)
+           JOIN charge ON charge.client_id = r.client_id AND charge.charge_id = r.charge_id
+           ORDER BY r.ord
+         ), posting AS (
+           INSERT INTO postings (id, client_id, kind, reference, created_at)
+           SELECT p.id, p.client_id, p.kind, p.reference, p.created_at
+           FROM unnest($19::uuid[], $20::uuid[], $21::uuid[], $22::text[], $23::text[], $24::timestamptz[]) WITH ORDINALITY
+                AS p(id, client_id, charge_id, kind, reference, created_at, ord)
+           JOIN charge ON charge.client_id = p.client_id AND charge.charge_id = p.charge_id
+           ORDER BY p.ord
+           ON CONFLICT (client_id, reference) DO NOTHING
+           RETURNING id, client_id, created_at
+         ), entry AS (
+           INSERT INTO ledger_entries (posting_id, client_id, account, amount, receivable_id, created_at)
+           SELECT posting.id, posting.client_id, l.account, l.amount, l.receivable_id, posting.created_at
+           FROM unnest($25::uuid[], $26::text[], $27::bigint[], $28::uuid[]) WITH ORDINALITY AS l(posting_id, account, amount, receivable_id, ord)
+           JOIN posting ON posting.id = l.posting_id
+           ORDER BY l.ord
+         )
+         SELECT client_id, charge_id FROM charge`,
+        [
+          charges.clientId,
+          charges.chargeId,
+          charges.paymentType,
+          charges.installments,
+          charges.capturedAmount,
+          charges.at,
+          receivables.id,
+          receivables.clientId,
+          receivables.chargeId,
+          receivables.receiver,
+          receivables.installment,
+          receivables.totalInstallments,
+          receivables.paymentType,
+          receivables.gross,
+          receivables.fee,
+          receivables.net,
+          receivables.settlementDate,
+          receivables.at,
+          postings.id,
+          postings.clientId,
+          postings.chargeId,
+          postings.kind,
+          postings.reference,
+          postings.at,
+          lines.postingId,
+          lines.account,
+          lines.amount,
+          lines.receivableId,
+        ],
+      );
+      return new Set(rows.map((r) => `${r.client_id}/${r.charge_id}`));
     },
 
     async updateChargeRefunds(

@@ -29,6 +29,11 @@ function toPlan(row: PlanRow): Plan {
   };
 }
 
+/** The key of a seller's own plan in `plansOfReceivers`' answer. */
+export function sellerPlanKey(clientId: string, sellerId: string): string {
+  return `${clientId}/${sellerId}`;
+}
+
 /** SQL for plans, scoped by client; made once per service and injected through `PayoutsDeps`. */
 export function createPlanStore() {
   return {
@@ -58,6 +63,34 @@ export function createPlanStore() {
     async findDefault(db: Queryable, clientId: string): Promise<Plan | null> {
       const { rows } = await db.query<PlanRow>(`SELECT ${COLUMNS} FROM plans WHERE client_id = $1 AND is_default`, [clientId]);
       return rows[0] ? toPlan(rows[0]) : null;
+    },
+
+    /**
+     * In one statement, for many charges at once: the default plan of each client, and the own plan of each seller
+     * that has one (as the sellers service last said). A client with no default plan, or a seller with no own plan
+     * (or one that no longer exists), is not in the answer.
+     */
+    async plansOfReceivers(
+      db: Queryable,
+      clientIds: readonly string[],
+      sellers: ReadonlyArray<{ clientId: string; sellerId: string }>,
+    ): Promise<{ defaults: Map<string, Plan>; own: Map<string, Plan> }> {
+      const { rows } = await db.query<PlanRow & { seller_id: string | null }>(
+        `SELECT NULL::uuid AS seller_id, ${COLUMNS} FROM plans WHERE client_id = ANY($1::uuid[]) AND is_default
+         UNION ALL
+         SELECT s.id AS seller_id, ${COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
+         FROM unnest($2::uuid[], $3::uuid[]) AS k(client_id, seller_id)
+         JOIN sellers s ON s.client_id = k.client_id AND s.id = k.seller_id
+         JOIN plans p ON p.client_id = s.client_id AND p.id = s.plan_id`,
+        [clientIds, sellers.map((s) => s.clientId), sellers.map((s) => s.sellerId)],
+      );
+      const defaults = new Map<string, Plan>();
+      const own = new Map<string, Plan>();
+      for (const row of rows) {
+        if (row.seller_id === null) defaults.set(row.client_id, toPlan(row));
+        else own.set(sellerPlanKey(row.client_id, row.seller_id), toPlan(row));
+      }
+      return { defaults, own };
     },
 
     async list(db: Queryable, clientId: string, page: Page): Promise<{ items: Plan[]; total: number }> {
