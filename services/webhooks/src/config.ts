@@ -28,6 +28,12 @@ export const webhooksConfig = z.object({
   WEBHOOKS_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
   /** Attempts in flight at once on each replica; each holds a database connection only around its own queries. */
   WEBHOOKS_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /**
+   * The first attempt of a new delivery made by the process that fanned its event out, right after the fan-out
+   * commits (at most WEBHOOKS_DELIVERY_CONCURRENCY requests at once), its job being the fallback; false: the job
+   * makes it, when the job runner takes it.
+   */
+  WEBHOOKS_INLINE_DELIVERY: env.booleanString.default(true),
   /** The durable JetStream consumer of the fan-out; one per database (tests give each instance its own). */
   WEBHOOKS_FANOUT_DURABLE: z
     .string()

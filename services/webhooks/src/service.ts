@@ -4,6 +4,7 @@ import { settingsClientsPort, type ClientsPort } from './app/clientsPort';
 import { deliveryJobs } from './app/deliveryJob';
 import type { WebhookDeps } from './app/deps';
 import { fanOutEvents } from './app/fanOutEvent';
+import { ATTEMPT_MARGIN_MS, FirstAttempts, firstAttemptJobDelayMs } from './app/firstAttempts';
 import { recoveryJobs } from './app/recoveryJob';
 import { webhooksConfig } from './config';
 import { createHttpSender, type Resolver } from './delivery/httpSender';
@@ -52,21 +53,39 @@ export function defineWebhooksService(options: { resolve?: Resolver; clock?: Clo
         clients:
           options.clients ?? settingsClientsPort(createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL)),
         outbox,
+        attemptLeaseMs: config.WEBHOOKS_DELIVERY_TIMEOUT_MS + ATTEMPT_MARGIN_MS,
       };
       // Before any delivery runs: webhooks from before secrets existed are signed with one too from the first attempt.
       await backfillSecrets(deps);
       const jobs = new JobRunner({ pool, log, handlers: { ...deliveryJobs(deps), ...recoveryJobs(deps) }, pollMs: JOB_POLL_MS, concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY });
+      // The first attempt right after the fan-out commits, the job due a little later as its fallback; or the job only.
+      const firstAttempts = config.WEBHOOKS_INLINE_DELIVERY
+        ? new FirstAttempts(deps, { concurrency: config.WEBHOOKS_DELIVERY_CONCURRENCY, timeoutMs: config.WEBHOOKS_DELIVERY_TIMEOUT_MS })
+        : undefined;
+      const jobDelayMs = firstAttempts ? firstAttemptJobDelayMs(config.WEBHOOKS_DELIVERY_TIMEOUT_MS) : 0;
       const fanOut = await startConsumer({
         nc,
         pool,
         log,
-        ...fanOutConsumer(config.WEBHOOKS_FANOUT_DURABLE, (tx, events) => fanOutEvents(deps, events, tx)),
+        ...fanOutConsumer(config.WEBHOOKS_FANOUT_DURABLE, async (tx, events) => {
+          const created = await fanOutEvents(deps, events, tx, { jobDelayMs });
+          firstAttempts?.afterCommit(tx, created);
+        }),
       });
       await jobs.start();
       const definition = webhooks.WebhooksServiceService;
       return {
         services: [{ name: 'webhooks.v1.WebhooksService', definition, implementation: implement(definition, createWebhookHandlers(deps), log) }],
-        workers: [fanOut, jobs],
+        // The fan-out stops taking events, the first attempts in flight are recorded, the job runner finishes its own.
+        workers: [
+          {
+            stop: async () => {
+              await fanOut.stop();
+              await firstAttempts?.stop();
+            },
+          },
+          jobs,
+        ],
       };
     },
   };

@@ -19,6 +19,11 @@ export interface WebhookDeps {
   allowPrivateTargets: boolean;
   /** Settings, asked for a client's environment when a target is private and the switch is on. */
   clients: ClientsPort;
+  /**
+   * How long an attempt holds its delivery (a receiver's answer within the delivery timeout, and the records around
+   * it); another attempt of the same delivery waits until it is recorded or this has passed.
+   */
+  attemptLeaseMs?: number;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
 }

@@ -11,7 +11,8 @@ export type FanOutEvent = z.infer<typeof FanOutEventSchema>;
 /**
  * The consumer of every event, in batches, fanning out the parsed events with `fanOut` (the use case, given by the
  * service's wiring): an event whose envelope does not parse is logged and dropped by the kit's consumer, never fanned
- * out and never redelivered.
+ * out and never redelivered. The use case may leave work for after the transaction's commit (the first attempts);
+ * the consumer does not wait for it.
  */
 export function fanOutConsumer(
   durable: string,

@@ -1,8 +1,12 @@
-import { isUuid } from '@platform/kit';
+import { isUuid, JOBS_SCHEMA } from '@platform/kit';
 import type { Page, Queryable } from '@platform/kit';
 import { isDeliveryStatus, type Delivery, type DeliveryAttempt, type DeliveryStatus } from '../domain/delivery';
 import type { SecretSlots } from '../domain/signatures';
 import { secretSlotsOf, type SecretsRow } from './webhookStore';
+
+/** The columns of a `TargetRow`, from `deliveries d` joined with `webhooks w`. */
+const TARGET_COLUMNS = `d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.retry_after_attempts, d.round, d.created_at,
+  w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key, w.sealed_secret, w.sealed_previous_secret, w.previous_secret_expires_at`;
 
 /** A delivery with what an attempt needs of its webhook: where, whether active, its sealed key and secrets. */
 interface TargetRow extends SecretsRow {
@@ -71,6 +75,28 @@ async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<Deliver
   return rows.map((row) => toDelivery(row, attempts.filter((a) => a.delivery_id === row.id).map(toAttempt)));
 }
 
+function toTarget(row: TargetRow): DeliveryTarget {
+  if (!isDeliveryStatus(row.status)) throw new Error(`delivery ${row.id} has unknown status ${row.status}`);
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    eventId: row.event_id,
+    body: row.body,
+    status: row.status,
+    failures: row.failures,
+    retryAfterAttempts: row.retry_after_attempts,
+    round: row.round,
+    createdAt: row.created_at,
+    webhook: {
+      id: row.webhook_id,
+      endpoint: row.endpoint,
+      active: row.active,
+      sealedPrivateKey: row.sealed_private_key,
+      secrets: secretSlotsOf(row),
+    },
+  };
+}
+
 /** Everything one attempt needs, read in one query. */
 export interface DeliveryTarget {
   id: string;
@@ -108,6 +134,30 @@ export interface Settlement {
   at: Date;
 }
 
+/**
+ * What `claim` found: the delivery (null when it does not exist), whether this attempt now holds it, and when not,
+ * until when another attempt holds it and when it is next due.
+ */
+export interface ClaimedTarget {
+  target: DeliveryTarget;
+  claimed: boolean;
+  heldUntil: Date | null;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * The outcome of a first attempt made right after the fan-out (see `settleFirstAttempts`). Without `settlement` the
+ * delivery is only released (its attempt was not made), and its job delivers it at the job's time.
+ */
+export interface FirstAttemptOutcome {
+  clientId: string;
+  id: string;
+  /** The delivery's job; completed with a final outcome, moved to `nextAttemptAt` with a retry. */
+  jobId: string | null;
+  attempt: DeliveryAttempt | null;
+  settlement: Settlement | null;
+}
+
 /** The deliveries of one webhook created within [since, until], the walk of a recovery. */
 export interface RecoveryWindow {
   clientId: string;
@@ -141,6 +191,26 @@ export interface DeliveryStore {
   findById(db: Queryable, clientId: string, webhookId: string, id: string, options?: { forUpdate?: boolean }): Promise<Delivery | null>;
   list(db: Queryable, clientId: string, webhookId: string, page: Page): Promise<{ items: Delivery[]; totalItems: number }>;
   findTarget(db: Queryable, clientId: string, id: string): Promise<DeliveryTarget | null>;
+  /**
+   * Claims a pending delivery of that round for one attempt until `until`, in one statement: only when nobody holds
+   * it (or the holder's claim expired at `now`) and it is due (its next attempt at most a second after `now`).
+   */
+  claim(db: Queryable, clientId: string, id: string, round: number, now: Date, until: Date): Promise<ClaimedTarget | null>;
+  /** Gives up a claim taken until `until` without recording anything (the attempt was not made). */
+  release(db: Queryable, clientId: string, id: string, until: Date): Promise<void>;
+  /**
+   * Claims the first attempt of many new deliveries until `until`, in one statement: those still pending in their
+   * first round with no attempt yet, held by nobody; answers them (a delivery named twice comes once).
+   */
+  claimFirstAttempts(db: Queryable, refs: ReadonlyArray<{ clientId: string; id: string }>, now: Date, until: Date): Promise<DeliveryTarget[]>;
+  /**
+   * Records the first attempts claimed until `until` and applies their outcomes, in one statement: the attempts,
+   * the deliveries (each released), and their jobs (completed when the delivery is done, moved to its next attempt
+   * when it is retried). A delivery no longer held by that claim keeps its state. Answers the ids settled.
+   */
+  settleFirstAttempts(db: Queryable, outcomes: readonly FirstAttemptOutcome[], until: Date): Promise<Set<string>>;
+  /** Completes jobs that have nothing left to do (not while a runner holds one). */
+  completeJobs(db: Queryable, jobIds: readonly string[]): Promise<void>;
   recordAttempt(tx: Queryable, id: string, attempt: DeliveryAttempt): Promise<void>;
   /** Applies an attempt's outcome unless a manual retry started another round meanwhile; false then. */
   settle(tx: Queryable, clientId: string, id: string, round: number, settlement: Settlement): Promise<boolean>;
@@ -225,34 +295,109 @@ export function createDeliveryStore(): DeliveryStore {
     async findTarget(db, clientId, id) {
       if (!isUuid(id)) return null;
       const { rows } = await db.query<TargetRow>(
-        `SELECT d.id, d.client_id, d.event_id, d.body, d.status, d.failures, d.retry_after_attempts, d.round, d.created_at,
-                w.id AS webhook_id, w.endpoint, w.active, w.sealed_private_key,
-                w.sealed_secret, w.sealed_previous_secret, w.previous_secret_expires_at
+        `SELECT ${TARGET_COLUMNS}
          FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.client_id = d.client_id
          WHERE d.client_id = $1 AND d.id = $2`,
         [clientId, id],
       );
+      return rows[0] ? toTarget(rows[0]) : null;
+    },
+
+    async claim(db, clientId, id, round, now, until) {
+      if (!isUuid(id)) return null;
+      // The claim re-checks the row as it is when locked; the join reads it as it was, so the claimed values win.
+      const { rows } = await db.query<TargetRow & { claimed: boolean; held_until: Date | null; next_attempt_at: Date | null }>(
+        `WITH claimed AS (
+           UPDATE deliveries d SET claimed_until = $5
+           WHERE d.client_id = $1 AND d.id = $2 AND d.status = 'pending' AND d.round = $3
+             AND (d.claimed_until IS NULL OR d.claimed_until <= $4)
+             AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= $4::timestamptz + interval '1 second')
+           RETURNING d.id, d.status, d.failures, d.retry_after_attempts, d.round
+         )
+         SELECT ${TARGET_COLUMNS.replace('d.status, d.failures, d.retry_after_attempts, d.round', 'coalesce(c.status, d.status) AS status, coalesce(c.failures, d.failures) AS failures, coalesce(c.retry_after_attempts, d.retry_after_attempts) AS retry_after_attempts, coalesce(c.round, d.round) AS round')},
+                c.id IS NOT NULL AS claimed, d.claimed_until AS held_until, d.next_attempt_at
+         FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.client_id = d.client_id
+           LEFT JOIN claimed c ON c.id = d.id
+         WHERE d.client_id = $1 AND d.id = $2`,
+        [clientId, id, round, now, until],
+      );
       const row = rows[0];
       if (!row) return null;
-      if (!isDeliveryStatus(row.status)) throw new Error(`delivery ${row.id} has unknown status ${row.status}`);
-      return {
-        id: row.id,
-        clientId: row.client_id,
-        eventId: row.event_id,
-        body: row.body,
-        status: row.status,
-        failures: row.failures,
-        retryAfterAttempts: row.retry_after_attempts,
-        round: row.round,
-        createdAt: row.created_at,
-        webhook: {
-          id: row.webhook_id,
-          endpoint: row.endpoint,
-          active: row.active,
-          sealedPrivateKey: row.sealed_private_key,
-          secrets: secretSlotsOf(row),
-        },
-      };
+      return { target: toTarget(row), claimed: row.claimed, heldUntil: row.held_until, nextAttemptAt: row.next_attempt_at };
+    },
+
+    async release(db, clientId, id, until) {
+      await db.query('UPDATE deliveries SET claimed_until = NULL WHERE client_id = $1 AND id = $2 AND claimed_until = $3', [clientId, id, until]);
+    },
+
+    async claimFirstAttempts(db, refs, now, until) {
+      if (refs.length === 0) return [];
+      const { rows } = await db.query<TargetRow>(
+        `UPDATE deliveries d SET claimed_until = $4
+         FROM webhooks w, unnest($1::uuid[], $2::uuid[]) AS r(client_id, id)
+         WHERE d.client_id = r.client_id AND d.id = r.id AND w.id = d.webhook_id AND w.client_id = d.client_id
+           AND d.status = 'pending' AND d.round = 0 AND d.failures = 0 AND d.retry_after_attempts = 0
+           AND d.claimed_until IS NULL AND d.next_attempt_at <= $3
+         RETURNING ${TARGET_COLUMNS}`,
+        [refs.map((r) => r.clientId), refs.map((r) => r.id), now, until],
+      );
+      return rows.map(toTarget);
+    },
+
+    async settleFirstAttempts(db, outcomes, until) {
+      if (outcomes.length === 0) return new Set();
+      const { rows } = await db.query<{ settled: string[] }>(
+        `WITH input AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::bigint[], $4::timestamptz[], $5::int[], $6::int[], $7::text[],
+                                $8::text[], $9::int[], $10::int[], $11::timestamptz[], $12::timestamptz[])
+             AS i(client_id, id, job_id, attempted_at, status_code, duration_ms, error, status, failures, retry_after_attempts, next_attempt_at, at)
+         ), attempts AS (
+           INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error)
+           SELECT d.id, i.attempted_at, i.status_code, i.duration_ms, i.error
+           FROM input i JOIN deliveries d ON d.client_id = i.client_id AND d.id = i.id
+           WHERE i.attempted_at IS NOT NULL
+         ), settled AS (
+           UPDATE deliveries d
+           SET status = coalesce(i.status, d.status),
+               failures = coalesce(i.failures, d.failures),
+               retry_after_attempts = coalesce(i.retry_after_attempts, d.retry_after_attempts),
+               next_attempt_at = CASE WHEN i.status IS NULL THEN d.next_attempt_at ELSE i.next_attempt_at END,
+               updated_at = CASE WHEN i.status IS NULL THEN d.updated_at ELSE i.at END,
+               claimed_until = NULL
+           FROM input i
+           WHERE d.client_id = i.client_id AND d.id = i.id AND d.round = 0 AND d.status = 'pending' AND d.claimed_until = $13
+           RETURNING d.id, i.job_id, i.status, i.next_attempt_at
+         ), completed AS (
+           SELECT j.id FROM settled s, ${JOBS_SCHEMA}.complete_jobs(ARRAY[s.job_id]) j
+           WHERE s.job_id IS NOT NULL AND s.status IN ('succeeded', 'failed')
+         ), rescheduled AS (
+           SELECT j.id FROM settled s, ${JOBS_SCHEMA}.reschedule_jobs(ARRAY[s.job_id], run_at => s.next_attempt_at) j
+           WHERE s.job_id IS NOT NULL AND s.status = 'pending' AND s.next_attempt_at IS NOT NULL
+         )
+         SELECT (SELECT coalesce(array_agg(s.id), '{}') FROM settled s WHERE s.status IS NOT NULL) AS settled,
+                (SELECT count(*) FROM completed)::int AS completed, (SELECT count(*) FROM rescheduled)::int AS rescheduled`,
+        [
+          outcomes.map((o) => o.clientId),
+          outcomes.map((o) => o.id),
+          outcomes.map((o) => o.jobId),
+          outcomes.map((o) => o.attempt?.attemptedAt ?? null),
+          outcomes.map((o) => o.attempt?.statusCode ?? null),
+          outcomes.map((o) => o.attempt?.durationMs ?? null),
+          outcomes.map((o) => o.attempt?.error ?? null),
+          outcomes.map((o) => o.settlement?.status ?? null),
+          outcomes.map((o) => o.settlement?.failures ?? null),
+          outcomes.map((o) => o.settlement?.retryAfterAttempts ?? null),
+          outcomes.map((o) => o.settlement?.nextAttemptAt ?? null),
+          outcomes.map((o) => o.settlement?.at ?? null),
+          until,
+        ],
+      );
+      return new Set(rows[0]?.settled ?? []);
+    },
+
+    async completeJobs(db, jobIds) {
+      if (jobIds.length === 0) return;
+      await db.query(`SELECT count(*) FROM ${JOBS_SCHEMA}.complete_jobs($1::bigint[])`, [jobIds]);
     },
 
     async recordAttempt(tx, id, a) {
@@ -265,7 +410,7 @@ export function createDeliveryStore(): DeliveryStore {
     async settle(tx, clientId, id, round, s) {
       const result = await tx.query(
         `UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7,
-           retry_after_attempts = coalesce($8, retry_after_attempts)
+           retry_after_attempts = coalesce($8, retry_after_attempts), claimed_until = NULL
          WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending'`,
         [clientId, id, round, s.status, s.failures, s.nextAttemptAt, s.at, s.retryAfterAttempts ?? null],
       );
@@ -279,7 +424,7 @@ export function createDeliveryStore(): DeliveryStore {
            SELECT id, $8, $9, $10, $11 FROM deliveries WHERE client_id = $1 AND id = $2
          ), settled AS (
            UPDATE deliveries SET status = $4, failures = $5, next_attempt_at = $6, updated_at = $7,
-             retry_after_attempts = coalesce($12, retry_after_attempts)
+             retry_after_attempts = coalesce($12, retry_after_attempts), claimed_until = NULL
            WHERE client_id = $1 AND id = $2 AND round = $3 AND status = 'pending' RETURNING 1
          )
          SELECT count(*)::int AS settled FROM settled`,
