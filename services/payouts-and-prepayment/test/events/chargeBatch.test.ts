@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { withTransaction, type Queryable } from '@platform/kit';
+import { eventually, testNatsUrl } from '@platform/testkit';
+import { connect } from 'nats';
 import { applyChargeEvent, type ChargeEventData } from '../../src/app/applyChargeEvent';
 import { applyChargeEvents } from '../../src/app/applyChargeEvents';
 import { applySellerEvent } from '../../src/app/applySellerEvent';
@@ -306,4 +308,35 @@ it('books a batch of 50 captures in as many statements as a batch of 1', async (
   // Delivered again, the same captures book nothing more, in the same statements.
   expect(await statementsOf(fifty.map((e) => ({ ...e, id: randomUUID() })))).toBe(2);
   expect(await count('postings WHERE client_id = $1', [clientId])).toBe(52);
+});
+
+it('applies through the service\'s own consumer a capture, its refund and the capture again, published together', async () => {
+  const clientId = randomUUID();
+  const chargeId = randomUUID();
+  const capture = envelope(clientId, charge(chargeId), 0);
+  const events = [
+    capture,
+    envelope(clientId, charge(chargeId, { status: 'partially_refunded', refundedAmount: 1_500, transactionRequests: [refund('r-1', 1_500)] }), 1, 'payments.charge.refunded'),
+    { ...capture, id: randomUUID(), type: 'payments.charge.captured' },
+  ];
+  const nc = await connect({ servers: testNatsUrl() });
+  try {
+    const js = nc.jetstream();
+    for (const e of events) await js.publish(e.type, Buffer.from(JSON.stringify(e)), { msgID: e.id });
+    const config = running.service.runtime.config as { PAYOUTS_CHARGES_DURABLE: string };
+    await eventually(async () => {
+      const { rows } = await running.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM processed_events WHERE consumer = $1 AND event_id = ANY($2::uuid[])', [
+        config.PAYOUTS_CHARGES_DURABLE,
+        events.map((e) => e.id),
+      ]);
+      return rows[0]!.n === events.length ? true : undefined;
+    }, 'the three events processed');
+  } finally {
+    await nc.drain();
+  }
+  const { rows } = await running.pool.query<{ reference: string; created_at: Date }>('SELECT reference, created_at FROM postings WHERE client_id = $1 ORDER BY created_at', [clientId]);
+  expect(rows.map((r) => [r.reference, r.created_at.toISOString()])).toEqual([
+    [`capture:${chargeId}`, events[0]!.occurredAt],
+    [`refund:${chargeId}:1500`, events[1]!.occurredAt],
+  ]);
 });
