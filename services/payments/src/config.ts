@@ -60,6 +60,12 @@ export const paymentsConfig = z.object({
   /** How long one provider request may take before it counts as a timeout (a technical failure). */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   /**
+   * How long a merchant's configuration for charges (its providers with their credentials opened, its flow, its
+   * platform fee) is kept in memory. A change made through this process is seen by its next charge; one made through
+   * another replica is seen within this time. 0 reads it for every charge.
+   */
+  MERCHANT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(5000),
+  /**
    * Extra providers a charge may be tried on after soft declines (a decline whose decision is
    * retry_other_provider), besides the first; timeouts and unreachable providers move on without counting here.
    */

@@ -13,6 +13,7 @@ import type { ClientsPort, ReceiptDeps } from './modules/receipts/app/deps';
 import { BUILD_REPORT_JOB, buildReport, type ReportDeps } from './modules/reports/app/reports';
 import type { MerchantContext } from './modules/merchants/app/context';
 import { createMerchantsPort } from './modules/merchants/app/merchantsPort';
+import { MerchantCache } from './modules/merchants/app/merchantCache';
 import { createCardSource, createVaultLookup } from './modules/vault/app/cardSource';
 import type { VaultContext } from './modules/vault/app/context';
 import { vaultCron, vaultJobs } from './modules/vault/app/vaultJobs';
@@ -89,7 +90,9 @@ export function definePaymentsService(
         options.subscriptionSettings && options.clients
           ? undefined
           : createPromiseClient(settings.SettingsServiceService, settings.SettingsServiceClient, config.SETTINGS_GRPC_URL);
-      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, providers };
+      // Merchants as charges need them, in memory; the merchant use cases invalidate it after their changes commit.
+      const merchantCache = new MerchantCache({ ttlMs: config.MERCHANT_CACHE_TTL_MS });
+      const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, providers, merchantCache };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants };
       const chargeDeps: ChargeDeps = {
         pool,
@@ -101,7 +104,7 @@ export function definePaymentsService(
         providers,
         providerEntries: createProviderEntries({ vault }),
         cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
-        merchants: createMerchantsPort({ vault, merchants: stores.merchants }),
+        merchants: createMerchantsPort({ vault, merchants: stores.merchants, cache: merchantCache }),
         customers: customersPort,
         sellers: sellersPort,
         vault: createVaultLookup(stores),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkBeforeChange, errors, jsonCodec, type Queryable, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
+import { checkBeforeChange, errors, jsonCodec, type Queryable, requestHash, requireClientId, withIdempotency, withTransaction } from '@platform/kit';
 import type { CardData } from '../../vault/domain/card';
 import { needsCard, type AntifraudState, type Charge, type ChargePaymentMethod, type ChargeSourceView, type TransactionRequestRecord } from '../domain/charge';
 import { antifraudDeclinedCode } from '../domain/chargeChanges';
@@ -18,6 +18,11 @@ import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 import { markOfRequest, orderBySuccessRate } from '../domain/successRate';
 import { successRateSettingsOf } from '../domain/successRateSettings';
 import { loadOutcomes, recordOutcomes, type OutcomeScope } from '../store/outcomeStore';
+import type { CardAttempt } from '../store/cardAttempts';
+import type { AnsweredExtras } from '../store/chargeStore';
+import type { PoolClient } from 'pg';
+import { SandboxProvider } from '../../connectors/sandbox/sandbox';
+import { SandboxAntifraudProvider } from '../../connectors/sandbox/sandboxAntifraud';
 
 export const CREATE_CHARGE_OPERATION = 'payments.charge.create';
 
@@ -96,10 +101,16 @@ function outcomeScopeOf(clientId: string, merchantId: string, input: NewCharge, 
  * A route in success_rate mode, ordered by its providers' latest outcomes (orderBySuccessRate) before it is tried;
  * its description says why, after the flow's: "flow rule 1; success rate: CIELO 92% of 50, REDE 88% of 40".
  */
-async function bySuccessRate<P extends MerchantForCharge['providers'][number]>(deps: ChargeDeps, route: Route<P>, chargeId: string, scope: OutcomeScope): Promise<Route<P>> {
+async function bySuccessRate<P extends MerchantForCharge['providers'][number]>(
+  deps: ChargeDeps,
+  route: Route<P>,
+  chargeId: string,
+  scope: OutcomeScope,
+  reads: Queryable,
+): Promise<Route<P>> {
   const settings = successRateSettingsOf(deps.config);
   const outcomes = await loadOutcomes(
-    deps.pool,
+    reads,
     scope,
     route.providers.map((p) => p.id),
   );
@@ -141,6 +152,7 @@ async function decide(
   card: CardData | undefined,
   payer: Payer | undefined,
   paymentFlow: Record<string, unknown> | undefined,
+  inProcess?: { cardAttempts: CardAttempt[]; reads: Queryable },
 ): Promise<Decision> {
   const now = deps.clock.now();
   const decision: Decision = {
@@ -164,7 +176,7 @@ async function decide(
     ...(card ? { cardBrand: card.brand, first6: card.first6 } : {}),
   });
   chargeRoutes.inc({ reason: routed.reason });
-  const route = routed.mode === 'success_rate' ? await bySuccessRate(deps, routed, chargeId, outcomeScopeOf(clientId, merchant.id, input, card)) : routed;
+  const route = routed.mode === 'success_rate' ? await bySuccessRate(deps, routed, chargeId, outcomeScopeOf(clientId, merchant.id, input, card), inProcess?.reads ?? deps.pool) : routed;
 
   // The antifraud analysis comes before any authorization: a reproved charge never reaches a provider. The entry
   // the matching flow rule (or its split branch) names analyses it, else the merchant's first antifraud entry.
@@ -210,7 +222,13 @@ async function decide(
     ...(input.paymentMethod.paymentType === 'pix' ? { pix: { expiresIn: expiresIn ?? 0 } } : {}),
     ...(input.paymentMethod.paymentType === 'boleto' ? { boleto: { expiresDate: expiresDate ?? '', ...(instructions ? { instructions } : {}) } } : {}),
   };
-  const run = await authorizeWithFailover(deps, { clientId, route: route.providers, request, routingReason: route.description });
+  const run = await authorizeWithFailover(deps, {
+    clientId,
+    route: route.providers,
+    request,
+    routingReason: route.description,
+    ...(inProcess ?? {}),
+  });
   decision.requests.push(...run.requests);
   decision.provider = { id: run.provider.id, type: run.provider.type, name: run.provider.name };
   const result = run.result;
@@ -248,6 +266,167 @@ async function decide(
   return decision;
 }
 
+/** The charge as stored and answered, once its providers have decided it. */
+function chargeOf(
+  deps: Pick<ChargeDeps, 'clock'>,
+  c: { chargeId: string; clientId: string; input: NewCharge; merchant: MerchantForCharge; platformFee: Charge['platformFee']; card: CardData | undefined; decision: Decision },
+): Charge {
+  const { chargeId, clientId, input, merchant, platformFee, card, decision } = c;
+  const now = deps.clock.now();
+  const created: Charge = {
+    id: chargeId,
+    clientId,
+    merchantId: merchant.id,
+    customerId: input.customerId,
+    sessionId: input.sessionId,
+    cardId: card?.cardId ?? null,
+    amount: input.amount,
+    originalAmount: input.amount,
+    capturedAmount: decision.capturedAmount,
+    refundedAmount: 0,
+    currency: input.currency,
+    orderId: input.orderId,
+    statementDescriptor: input.statementDescriptor,
+    description: input.description,
+    capture: input.capture,
+    isDispute: false,
+    status: decision.status,
+    paymentMethod: decision.paymentMethod,
+    paymentSource: sourceView(input, card, decision.cvvChecked),
+    splitRules: input.splitRules,
+    platformFee,
+    antifraud: decision.antifraud,
+    appInfo: input.appInfo,
+    fraudAnalysis: input.fraudAnalysis,
+    providerId: decision.provider?.id ?? null,
+    providerType: decision.provider?.type ?? null,
+    providerName: decision.provider?.name ?? null,
+    declinedCode: decision.declinedCode,
+    transactionRequests: decision.requests,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return created;
+}
+
+/** Whether every provider of the merchant, payment and antifraud, answers in-process (the SANDBOX adapters). */
+function answersInProcess(deps: ChargeDeps, merchant: MerchantForCharge): boolean {
+  return merchant.providers.every((p) =>
+    deps.providers.isAntifraud(p.type) ? deps.providers.antifraud(p.type) instanceof SandboxAntifraudProvider : deps.providers.payment(p.type) instanceof SandboxProvider,
+  );
+}
+
+/** The key has a record, or the answered charge could not be written as claimed: the kit's path takes over. */
+class TakeClaimingPath extends Error {}
+
+/**
+ * A charge whose providers all answer in-process, with nothing to write before they are asked (an inline card, or
+ * no card), costs one transaction: the charge, its requests, its card's attempts, its providers' outcomes and its
+ * idempotency answer in one statement, with its event.
+ *
+ * Without a key the providers are asked first, and the transaction opens only to write. With a key the transaction
+ * opens first and claims the key (one statement, which also says whether the derived charge id is taken); the
+ * providers are asked with it open (in-process: no network wait, a SANDBOX timeout card holds it for the provider
+ * deadline) and the record is completed with the answer before the commit. Until then no one else sees the claim: a
+ * request with the same key waits on it, then finds it done and is answered the replay.
+ *
+ * Undefined when the charge must take the claiming path (createCharge): a provider that may answer over the network
+ * (its attempt is on record before it is asked), a card read from the vault or a token (used up before any provider
+ * is asked), a key with checks of other services (a replay answers without asking them again), or a key that
+ * already has a record (a replay, a retry in flight, an expired record). With a key every failure goes there too: the
+ * transaction rolled back, so it runs the request again and records the failure as before; without one the failure
+ * is the answer, as it always was.
+ */
+async function createAnsweredInProcess(
+  deps: ChargeDeps,
+  request: ChargeRequest & { clientId: string; paymentFlow?: Record<string, unknown> | undefined },
+  clientId: string,
+  input: NewCharge,
+  idempotencyKey: string | undefined,
+): Promise<Charge | undefined> {
+  const withCard = needsCard(input.paymentMethod.paymentType);
+  if (withCard && !(input.source.kind === 'card' && input.source.card)) return undefined;
+  if (idempotencyKey && (input.customerId || input.splitRules.length > 0)) return undefined;
+  let merchant: MerchantForCharge;
+  try {
+    merchant = await deps.merchants.loadForCharge(deps.pool, clientId, input.merchantId, input.paymentMethod.paymentType);
+  } catch {
+    // The claiming path asks in its own order and answers the failure.
+    return undefined;
+  }
+  if (!answersInProcess(deps, merchant)) return undefined;
+
+  const answer = async (chargeId: string, payer: Payer | undefined, reads: Queryable) => {
+    paymentProvidersOf(deps, merchant);
+    const platformFee = platformFeeFor(merchant, {
+      amount: input.amount,
+      paymentType: input.paymentMethod.paymentType,
+      installments: input.paymentMethod.installments,
+      splitRules: input.splitRules,
+    });
+    // An inline card: nothing is read or written.
+    const card = withCard ? await deps.cards.resolve(reads, clientId, cardSourceOf(input.source), { chargeId, sessionId: input.sessionId }) : undefined;
+    const cardAttempts: CardAttempt[] = [];
+    const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer, request.paymentFlow, { cardAttempts, reads });
+    const created = chargeOf(deps, { chargeId, clientId, input, merchant, platformFee, card, decision });
+    const marks = attemptMarks(created.transactionRequests);
+    const extras = {
+      cardAttempts,
+      ...(marks.size > 0
+        ? { outcomes: { scope: outcomeScopeOf(clientId, merchant.id, input, card), marks, now: created.createdAt, settings: successRateSettingsOf(deps.config) } }
+        : {}),
+    };
+    return { created, decision, extras };
+  };
+  const write = async (tx: PoolClient, created: Charge, extras: Omit<AnsweredExtras, 'idempotency'>, idempotency?: AnsweredExtras['idempotency']) => {
+    // The event first: the outcomes' rows, locked by the next statement, are held only until the commit.
+    await recordChargeEvent(tx, created, created.createdAt);
+    if (!(await deps.store.insertAnswered(tx, created, { ...extras, ...(idempotency ? { idempotency } : {}) }))) throw new TakeClaimingPath();
+  };
+  const answered = (result: { created: Charge; decision: Decision }) => {
+    chargesTotal.inc({ status: result.decision.status, method: input.paymentMethod.paymentType, provider: result.decision.provider?.type ?? 'none' });
+    deps.outbox?.kick();
+    return result.created;
+  };
+
+  if (!idempotencyKey) {
+    try {
+      let payer = payerOf(input.source.kind === 'customer' ? input.source.customer : undefined);
+      if (input.customerId) payer = (await deps.customers.requireCustomer(clientId, input.customerId)) ?? payer;
+      if (input.splitRules.length > 0) await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
+      const result = await answer(randomUUID(), payer, deps.pool);
+      await withTransaction(deps.pool, (tx) => write(tx, result.created, result.extras));
+      return answered(result);
+    } catch (error) {
+      if (error instanceof TakeClaimingPath) return undefined;
+      throw error;
+    }
+  }
+  const key = idempotencyKey;
+  try {
+    const result = await withTransaction(deps.pool, async (tx) => {
+      const derived = derivedId(clientId, key, CREATE_CHARGE_OPERATION, request);
+      const claim = await deps.store.claimInTransaction(tx, {
+        clientId,
+        key,
+        operation: CREATE_CHARGE_OPERATION,
+        requestHash: requestHash(CREATE_CHARGE_OPERATION, request),
+        chargeId: derived,
+      });
+      if (!claim.claimed) throw new TakeClaimingPath();
+      // As chargeIdFor: a key reused after its record expired gets a new id.
+      const chargeId = claim.taken ? randomUUID() : derived;
+      const payer = payerOf(input.source.kind === 'customer' ? input.source.customer : undefined);
+      const decided = await answer(chargeId, payer, tx);
+      await write(tx, decided.created, decided.extras, { key, response: Buffer.from(chargeCodec.encode(decided.created)) });
+      return decided;
+    });
+    return answered(result);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Validates and claims the idempotency key; asks the customers service that the charge's customer, if it names
  * one, is the caller's (not_found otherwise), and sellers-and-reviews that the sellers of its split can receive
@@ -265,6 +444,8 @@ export async function createCharge(
 ): Promise<Charge> {
   const clientId = requireClientId(request.clientId);
   const input = parseNewCharge(request, deps.clock.now());
+  const answered = await createAnsweredInProcess(deps, request, clientId, input, idempotencyKey);
+  if (answered) return answered;
   // The charge this call stored, if it did (a replay of the request stores nothing).
   let stored: Charge | undefined;
   const charge = await withIdempotency(
@@ -303,41 +484,7 @@ export async function createCharge(
         const { merchant, platformFee, chargeId, card } = opened;
         const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer, request.paymentFlow);
         chargesTotal.inc({ status: decision.status, method: input.paymentMethod.paymentType, provider: decision.provider?.type ?? 'none' });
-        const now = deps.clock.now();
-        const created: Charge = {
-          id: chargeId,
-          clientId,
-          merchantId: merchant.id,
-          customerId: input.customerId,
-          sessionId: input.sessionId,
-          cardId: card?.cardId ?? null,
-          amount: input.amount,
-          originalAmount: input.amount,
-          capturedAmount: decision.capturedAmount,
-          refundedAmount: 0,
-          currency: input.currency,
-          orderId: input.orderId,
-          statementDescriptor: input.statementDescriptor,
-          description: input.description,
-          capture: input.capture,
-          isDispute: false,
-          status: decision.status,
-          paymentMethod: decision.paymentMethod,
-          paymentSource: sourceView(input, card, decision.cvvChecked),
-          splitRules: input.splitRules,
-          platformFee,
-          antifraud: decision.antifraud,
-          appInfo: input.appInfo,
-          fraudAnalysis: input.fraudAnalysis,
-          providerId: decision.provider?.id ?? null,
-          providerType: decision.provider?.type ?? null,
-          providerName: decision.provider?.name ?? null,
-          declinedCode: decision.declinedCode,
-          transactionRequests: decision.requests,
-          createdAt: now,
-          updatedAt: now,
-        };
-        return created;
+        return chargeOf(deps, { chargeId, clientId, input, merchant, platformFee, card, decision });
       },
       commit: async (tx, created) => {
         await deps.store.insert(tx, created);

@@ -3,7 +3,7 @@ import { AppError, type Queryable } from '@platform/kit';
 import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../domain/charge';
 import { BRAND_RETRY_WINDOW_DAYS } from '../domain/brandRetryRules';
 import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, TECHNICAL_DECLINE_CODES, cascadeVerdict, classifyAttempt, decisionOf, type AttemptOutcome } from '../domain/cascade';
-import { failedCardAttemptsSince, recordCardAttempt } from '../store/cardAttempts';
+import { failedCardAttemptsSince, recordCardAttempt, type CardAttempt } from '../store/cardAttempts';
 import { callWithTimeout, type CallOutcome } from '../../connectors/app/call';
 import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../connectors/domain/types';
 import type { RoutableProvider } from '../../../shared/ports';
@@ -151,10 +151,15 @@ const DAY_MS = 86_400_000;
  * Every attempt with a card is recorded for the brand rules (store/cardAttempts.ts) as it is answered. A provider
  * whose adapter does not take the charge's payment type is never asked: the skip is recorded (failed,
  * `skipped: <TYPE> does not take <paymentType>`, 0 ms) and the next one is tried.
+ *
+ * With `cardAttempts`, the card's attempts are collected there instead, for the caller to write with the charge (a
+ * route whose providers answer in-process, where nothing can be lost between the answer and the charge's write);
+ * the brand rules then count them as if they were already stored. `reads`: where the brand rules read them (the
+ * caller's transaction when it holds one, so that a charge never waits for a second connection).
  */
 export async function authorizeWithFailover(
   deps: Pick<ChargeDeps, 'providers' | 'config' | 'clock' | 'pool'>,
-  input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest; routingReason?: string },
+  input: { clientId: string; route: RoutableProvider[]; request: AuthorizeRequest; routingReason?: string; cardAttempts?: CardAttempt[]; reads?: Queryable },
 ): Promise<AuthorizationRun> {
   const requests: TransactionRequestRecord[] = [];
   // Each attempt says why its provider was tried at its place: the route's reason ("flow rule 2", "priority"), and
@@ -209,7 +214,7 @@ export async function authorizeWithFailover(
     );
     const kind = classifyAttempt(outcome);
     if (card && (outcome.kind === 'declined' || kind === 'technical')) {
-      await recordCardAttempt(deps.pool, {
+      const attempt: CardAttempt = {
         idempotencyKey,
         clientId: input.clientId,
         cardFingerprint: card.fingerprint,
@@ -220,7 +225,9 @@ export async function authorizeWithFailover(
         declinedCode: outcome.kind === 'declined' ? outcome.declinedCode : null,
         decision: outcome.kind === 'declined' ? decisionOf(outcome) : null,
         attemptedAt: at,
-      });
+      };
+      if (input.cardAttempts) input.cardAttempts.push(attempt);
+      else await recordCardAttempt(deps.pool, attempt);
     }
     const more = index < input.route.length - 1;
     if (kind === 'technical') {
@@ -239,7 +246,9 @@ export async function authorizeWithFailover(
         ? {
             card: {
               brand: card.brand,
-              failedAttempts: await failedCardAttemptsSince(deps.pool, input.clientId, card.fingerprint, new Date(at.getTime() - BRAND_RETRY_WINDOW_DAYS * DAY_MS)),
+              failedAttempts:
+                (await failedCardAttemptsSince(input.reads ?? deps.pool, input.clientId, card.fingerprint, new Date(at.getTime() - BRAND_RETRY_WINDOW_DAYS * DAY_MS))) +
+                (input.cardAttempts?.length ?? 0),
             },
           }
         : {}),

@@ -4,6 +4,8 @@ import type { OperationCause } from '../domain/chargeChanges';
 import type { ChargeFilters } from '../domain/chargeFilters';
 import type { ChargeStatus } from '../domain/chargeStatus';
 import { isUuid } from '@platform/kit';
+import type { CardAttempt } from './cardAttempts';
+import { outcomesUpsert, type OutcomesToRecord } from './outcomeStore';
 
 interface ChargeRow {
   id: string;
@@ -133,6 +135,84 @@ function toCharge(row: ChargeRow, requests: TransactionRequestRecord[]): Charge 
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/** A connection that takes named (prepared) statements: a pooled client or a transaction's. */
+export interface PreparedQueryable {
+  query<R extends Record<string, unknown> = Record<string, unknown>>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+}
+
+/** What is written with an answered charge (ChargeStore.insertAnswered). */
+export interface AnsweredExtras {
+  /** The idempotency record this transaction claimed (claimInTransaction), completed with its answer; absent without a key. */
+  idempotency?: { key: string; response: Buffer };
+  /** The attempts made with the charge's card that the brands' retry rules count (store/cardAttempts.ts). */
+  cardAttempts: CardAttempt[];
+  /** The providers' outcomes for success-rate routing; absent when no provider answered anything to count. */
+  outcomes?: OutcomesToRecord;
+}
+
+/** The charge's row, its values $1 to $32 (chargeValues), and $33 its requests. */
+const INSERT_CHARGE = `INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
+             refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_type,
+             installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
+             provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+             $25, $26, $27, $28, $29, $30, $31, $32)`;
+
+function chargeValues(c: Charge): unknown[] {
+  return [
+    c.id,
+    c.clientId,
+    c.merchantId,
+    c.customerId,
+    c.sessionId,
+    c.cardId,
+    c.amount,
+    c.originalAmount,
+    c.capturedAmount,
+    c.refundedAmount,
+    c.currency,
+    c.orderId,
+    c.statementDescriptor,
+    c.description,
+    c.capture,
+    c.isDispute,
+    c.status,
+    c.paymentMethod.paymentType,
+    c.paymentMethod.installments,
+    json(c.paymentMethod),
+    json(c.paymentSource),
+    json(c.splitRules),
+    json(c.platformFee),
+    json(c.antifraud),
+    json(c.appInfo),
+    json(c.fraudAnalysis),
+    c.providerId,
+    c.providerType,
+    c.providerName,
+    c.declinedCode,
+    c.createdAt,
+    c.updatedAt,
+    JSON.stringify(c.transactionRequests.map(requestRow)),
+  ];
+}
+
+const CARD_ATTEMPT_COLUMNS = `idempotency_key, client_id, card_fingerprint, card_brand, charge_id, provider_type, outcome, declined_code, decision, attempted_at`;
+
+function cardAttemptRow(a: CardAttempt) {
+  return {
+    idempotency_key: a.idempotencyKey,
+    client_id: a.clientId,
+    card_fingerprint: a.cardFingerprint,
+    card_brand: a.cardBrand,
+    charge_id: a.chargeId,
+    provider_type: a.providerType,
+    outcome: a.outcome,
+    declined_code: a.declinedCode,
+    decision: a.decision,
+    attempted_at: a.attemptedAt.toISOString(),
+  };
+}
+
 /** A request as a row of transaction_requests, for jsonb_populate_recordset. */
 function requestRow(r: TransactionRequestRecord) {
   return {
@@ -206,6 +286,23 @@ export interface ThreeDSSetupRow {
 export interface ChargeStore {
   /** The charge with the transaction requests it carries, in one statement (its event is the kit's outbox writer's). */
   insert(db: Queryable, charge: Charge): Promise<void>;
+  /**
+   * A charge whose providers have already answered, written in one statement with everything that goes with it:
+   * its requests, its idempotency answer (done, when a key was given), its card's attempts and its providers'
+   * outcomes. False when the charge id is already taken or the claim is not this transaction's any more: the caller
+   * rolls its transaction back.
+   */
+  insertAnswered(db: PreparedQueryable, charge: Charge, extras: AnsweredExtras): Promise<boolean>;
+  /**
+   * Claims an idempotency key in the caller's transaction, which writes the charge before it commits: the record
+   * is seen by no one else until then, and a request with the same key waits on it (then finds it done). Not
+   * claimed when the key has a record (a replay, a retry in flight, an expired record): the caller rolls back and
+   * takes the kit's path. `taken`: whether any client has a charge with the id `chargeId`.
+   */
+  claimInTransaction(
+    tx: PreparedQueryable,
+    claim: { clientId: string; key: string; operation: string; requestHash: string; chargeId: string },
+  ): Promise<{ claimed: boolean; taken: boolean }>;
   /** Writes what a capture, void, refund or notification changes. */
   update(tx: Queryable, charge: Charge): Promise<void>;
   /** Stores a pending request with why it was asked, before its provider is asked. */
@@ -268,52 +365,65 @@ export function createChargeStore(): ChargeStore {
   const store: ChargeStore = {
     async insert(db, c) {
       // Parent and children in one statement: the foreign key is checked at its end, when both exist.
-      await db.query(
-        `WITH charge AS (
-           INSERT INTO charges (id, client_id, merchant_id, customer_id, session_id, card_id, amount, original_amount, captured_amount,
-             refunded_amount, currency, order_id, statement_descriptor, description, capture, is_dispute, status, payment_type,
-             installments, payment_method, payment_source, split_rules, platform_fee, antifraud, app_info, fraud_analysis,
-             provider_id, provider_type, provider_name, declined_code, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-             $25, $26, $27, $28, $29, $30, $31, $32))
+      await db.query(`WITH charge AS (${INSERT_CHARGE})
          INSERT INTO transaction_requests (${REQUEST_COLUMNS})
-         SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY ORDER BY ordinality`,
-        [
-          c.id,
-          c.clientId,
-          c.merchantId,
-          c.customerId,
-          c.sessionId,
-          c.cardId,
-          c.amount,
-          c.originalAmount,
-          c.capturedAmount,
-          c.refundedAmount,
-          c.currency,
-          c.orderId,
-          c.statementDescriptor,
-          c.description,
-          c.capture,
-          c.isDispute,
-          c.status,
-          c.paymentMethod.paymentType,
-          c.paymentMethod.installments,
-          json(c.paymentMethod),
-          json(c.paymentSource),
-          json(c.splitRules),
-          json(c.platformFee),
-          json(c.antifraud),
-          json(c.appInfo),
-          json(c.fraudAnalysis),
-          c.providerId,
-          c.providerType,
-          c.providerName,
-          c.declinedCode,
-          c.createdAt,
-          c.updatedAt,
-          JSON.stringify(c.transactionRequests.map(requestRow)),
-        ],
-      );
+         SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY ORDER BY ordinality`, chargeValues(c));
+    },
+
+    async insertAnswered(db, c, extras) {
+      const values = chargeValues(c);
+      const param = (value: unknown) => {
+        values.push(value);
+        return `$${values.length}`;
+      };
+      const parts: string[] = [];
+      const variant: string[] = [];
+      let answered = 'true';
+      if (extras.idempotency) {
+        const i = extras.idempotency;
+        parts.push(`idem AS (
+           UPDATE idempotency_keys SET state = 'done', response = ${param(i.response)}, updated_at = now()
+            WHERE client_id = ${param(c.clientId)} AND key = ${param(i.key)} AND state = 'in_flight' RETURNING 1)`);
+        answered = 'EXISTS (SELECT 1 FROM idem)';
+        variant.push('k');
+      }
+      parts.push(`charge AS (${INSERT_CHARGE} ON CONFLICT DO NOTHING RETURNING id)`);
+      parts.push(`requests AS (
+         INSERT INTO transaction_requests (${REQUEST_COLUMNS})
+         SELECT ${REQUEST_COLUMNS} FROM jsonb_populate_recordset(NULL::transaction_requests, $33::jsonb) WITH ORDINALITY
+          WHERE EXISTS (SELECT 1 FROM charge) ORDER BY ordinality)`);
+      if (extras.cardAttempts.length > 0) {
+        parts.push(`attempts AS (
+           INSERT INTO card_authorization_attempts (${CARD_ATTEMPT_COLUMNS})
+           SELECT ${CARD_ATTEMPT_COLUMNS} FROM jsonb_populate_recordset(NULL::card_authorization_attempts, ${param(JSON.stringify(extras.cardAttempts.map(cardAttemptRow)))}::jsonb)
+            WHERE EXISTS (SELECT 1 FROM charge)
+           ON CONFLICT (idempotency_key) DO NOTHING)`);
+        variant.push('a');
+      }
+      if (extras.outcomes) {
+        parts.push(`outcomes AS (${outcomesUpsert(extras.outcomes, param, 'EXISTS (SELECT 1 FROM charge)')})`);
+        variant.push('o');
+      }
+      const { rows } = await db.query<{ inserted: boolean }>({
+        // Prepared once per connection and variant: the text of a variant never changes.
+        name: `payments.charge.insert_answered.${variant.join('') || 'plain'}`,
+        text: `WITH ${parts.join(',\n')}
+               SELECT ${answered} AND EXISTS (SELECT 1 FROM charge) AS inserted`,
+        values,
+      });
+      return rows[0]?.inserted === true;
+    },
+
+    async claimInTransaction(tx, c) {
+      const { rows } = await tx.query<{ claimed: boolean; taken: boolean }>({
+        name: 'payments.idempotency.claim_in_transaction',
+        text: `WITH idem AS (
+                 INSERT INTO idempotency_keys (client_id, key, operation, request_hash, state)
+                 VALUES ($1, $2, $3, $4, 'in_flight') ON CONFLICT DO NOTHING RETURNING 1)
+               SELECT EXISTS (SELECT 1 FROM idem) AS claimed, EXISTS (SELECT 1 FROM charges WHERE id = $5) AS taken`,
+        values: [c.clientId, c.key, c.operation, c.requestHash, c.chargeId],
+      });
+      return { claimed: rows[0]?.claimed === true, taken: rows[0]?.taken === true };
     },
 
     async update(tx, c) {

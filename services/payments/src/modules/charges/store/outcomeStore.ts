@@ -31,22 +31,57 @@ export async function loadOutcomes(db: Queryable, scope: OutcomeScope, providerI
  */
 export async function recordOutcomes(db: Queryable, scope: OutcomeScope, marks: Map<string, string>, now: Date, settings: SuccessRateSettings): Promise<void> {
   if (marks.size === 0) return;
-  const ids = [...marks.keys()];
+  const values: unknown[] = [];
+  const param = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  await db.query(outcomesUpsert({ scope, marks, now, settings }, param), values);
+}
+
+/** A charge's attempts to append to its providers' windows (recordOutcomes). */
+export interface OutcomesToRecord {
+  scope: OutcomeScope;
+  marks: Map<string, string>;
+  now: Date;
+  settings: SuccessRateSettings;
+}
+
+/**
+ * The upsert of recordOutcomes, its values added through `param` (so that it can be one part of a larger statement),
+ * its rows taken only where `condition` holds. The entries go in the order of their ids, so that two charges that
+ * tried the same providers in another order lock their rows in the same order.
+ */
+export function outcomesUpsert(input: OutcomesToRecord, param: (value: unknown) => string, condition = 'true'): string {
+  const { scope, marks, now, settings } = input;
+  const ids = [...marks.keys()].sort();
   const letters = ids.map((id) => marks.get(id)!);
-  const technical = (text: string) => `length(right(${text}, $8)) - length(replace(right(${text}, $8), 't', ''))`;
-  await db.query(
-    `INSERT INTO provider_outcomes AS o (client_id, merchant_id, payment_type, card_brand, provider_id, recent, tripped_at, updated_at)
-     SELECT $1, $2, $3, $4, m.provider_id, right(m.recent, $7),
-            CASE WHEN ${technical('m.recent')} >= $9 THEN $10::timestamptz END, $10
-       FROM unnest($5::text[], $6::text[]) AS m (provider_id, recent)
+  const [clientId, merchantId, paymentType, cardBrand, idList, letterList, kept, eliminationWindow, threshold, at, cooldown] = [
+    param(scope.clientId),
+    param(scope.merchantId),
+    param(scope.paymentType),
+    param(scope.cardBrand),
+    param(ids),
+    param(letters),
+    param(keptAttempts(settings)),
+    param(settings.eliminationWindow),
+    param(eliminationThreshold(settings)),
+    param(now),
+    param(settings.cooldownMs),
+  ];
+  const technical = (text: string) => `length(right(${text}, ${eliminationWindow})) - length(replace(right(${text}, ${eliminationWindow}), 't', ''))`;
+  return `INSERT INTO provider_outcomes AS o (client_id, merchant_id, payment_type, card_brand, provider_id, recent, tripped_at, updated_at)
+     SELECT ${clientId}, ${merchantId}, ${paymentType}, ${cardBrand}, m.provider_id, right(m.recent, ${kept}),
+            CASE WHEN ${technical('m.recent')} >= ${threshold} THEN ${at}::timestamptz END, ${at}
+       FROM unnest(${idList}::text[], ${letterList}::text[]) WITH ORDINALITY AS m (provider_id, recent, n)
+      WHERE ${condition}
+      ORDER BY m.n
      ON CONFLICT (client_id, merchant_id, payment_type, card_brand, provider_id) DO UPDATE SET
-       recent = right(o.recent || EXCLUDED.recent, $7),
-       tripped_at = CASE WHEN ${technical('o.recent || EXCLUDED.recent')} >= $9 THEN
+       recent = right(o.recent || EXCLUDED.recent, ${kept}),
+       tripped_at = CASE WHEN ${technical('o.recent || EXCLUDED.recent')} >= ${threshold} THEN
                       CASE WHEN o.tripped_at IS NULL
-                             OR (strpos(EXCLUDED.recent, 't') > 0 AND o.tripped_at <= EXCLUDED.updated_at - $11::int * interval '1 millisecond')
+                             OR (strpos(EXCLUDED.recent, 't') > 0 AND o.tripped_at <= EXCLUDED.updated_at - ${cooldown}::int * interval '1 millisecond')
                            THEN EXCLUDED.updated_at ELSE o.tripped_at END
                     END,
-       updated_at = EXCLUDED.updated_at`,
-    [scope.clientId, scope.merchantId, scope.paymentType, scope.cardBrand, ids, letters, keptAttempts(settings), settings.eliminationWindow, eliminationThreshold(settings), now, settings.cooldownMs],
-  );
+       updated_at = EXCLUDED.updated_at`;
 }

@@ -43,6 +43,7 @@ export async function createFlow(ctx: MerchantContext, command: FlowInput & { cl
       return flow;
     },
   );
+  ctx.merchantCache?.invalidate(clientId, command.merchantId);
   ctx.outbox.kick();
   return created;
 }

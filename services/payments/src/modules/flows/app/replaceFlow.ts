@@ -18,6 +18,7 @@ export async function replaceFlow(ctx: MerchantContext, command: FlowInput & { c
     await recordFlowEvent(tx, MERCHANT_EVENTS.flowUpdated, saved, now);
     return saved;
   });
+  ctx.merchantCache?.invalidate(clientId, replaced.merchantId);
   ctx.outbox.kick();
   return replaced;
 }

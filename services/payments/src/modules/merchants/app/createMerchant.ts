@@ -60,6 +60,7 @@ export async function createMerchant(
       return merchant;
     },
   );
+  ctx.merchantCache?.invalidate(clientId, created.id);
   ctx.outbox.kick();
   // Empty when the answer was a replay: that request registered them.
   await registerNotificationUrls(ctx, saved);

@@ -13,6 +13,7 @@ export async function deleteMerchant(ctx: MerchantContext, input: { clientId: st
     await recordMerchantEvent(tx, MERCHANT_EVENTS.merchantDeleted, merchant, now);
     return merchant;
   });
+  ctx.merchantCache?.invalidate(clientId, deleted.id);
   ctx.outbox.kick();
   return deleted;
 }

@@ -14,6 +14,7 @@ export async function replacePlatformFee(ctx: MerchantContext, input: { clientId
     await recordMerchantEvent(tx, MERCHANT_EVENTS.merchantUpdated, merchant, now);
     return merchant;
   });
+  ctx.merchantCache?.invalidate(clientId, updated.id);
   ctx.outbox.kick();
   return updated;
 }

@@ -12,6 +12,7 @@ export async function setPlatformFeeEnabled(ctx: MerchantContext, input: { clien
     await recordMerchantEvent(tx, MERCHANT_EVENTS.merchantUpdated, merchant, now);
     return merchant;
   });
+  ctx.merchantCache?.invalidate(clientId, updated.id);
   ctx.outbox.kick();
   return updated;
 }

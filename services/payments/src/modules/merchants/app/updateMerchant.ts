@@ -15,6 +15,7 @@ export async function updateMerchant(ctx: MerchantContext, input: MerchantChange
     await recordMerchantEvent(tx, MERCHANT_EVENTS.merchantUpdated, saved, now);
     return saved;
   });
+  ctx.merchantCache?.invalidate(clientId, updated.id);
   ctx.outbox.kick();
   return updated;
 }

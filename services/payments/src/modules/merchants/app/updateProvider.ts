@@ -49,6 +49,7 @@ export async function updateProvider(ctx: MerchantContext, input: UpdateProvider
     await recordProviderUpdated(tx, saved, now);
     return saved;
   });
+  ctx.merchantCache?.invalidate(clientId, updated.merchantId);
   ctx.outbox.kick();
   // New credentials may name another account (or another Pix key): its provider learns where to post.
   if (changes.credentials) await registerNotificationUrls(ctx, [{ id: updated.id, credentials: changes.credentials, options: updated.options }]);
