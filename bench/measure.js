@@ -277,9 +277,9 @@ function pgDelta(from, to) {
  * PostgreSQL's work per charge in each of `databases`: the counters' deltas over `window` divided by `charges`, beside
  * what the platform does there with no load over as long (`idle`, measured over another window, scaled to this one's
  * length): pollers and housekeeping, which `...Net` leaves out. Answers the table per database and the `top`
- * statements by calls.
+ * statements by calls net of the idle platform's.
  */
-function pgPerCharge({ window, idle, charges, databases, top = 15 }) {
+function pgPerCharge({ window, idle, charges, databases, top = 20 }) {
   const scale = idle && idle.seconds > 0 ? window.seconds / idle.seconds : 0;
   const r2 = (x) => Math.round(x * 100) / 100;
   const per = (x) => r2(x / Math.max(1, charges));
@@ -312,7 +312,8 @@ function pgPerCharge({ window, idle, charges, databases, top = 15 }) {
   if (window.statements) {
     statements = [...window.statements.entries()]
       .filter(([, s]) => databases.includes(s.database))
-      .sort(([, x], [, y]) => y.calls - x.calls)
+      .map(([key, s]) => [key, s, s.calls - (idle?.statements?.get(key)?.calls ?? 0) * scale])
+      .sort(([, , x], [, , y]) => y - x)
       .slice(0, top)
       .map(([key, s]) => ({
         database: s.database,
@@ -321,6 +322,9 @@ function pgPerCharge({ window, idle, charges, databases, top = 15 }) {
         msPerCharge: Math.round((s.ms / Math.max(1, charges)) * 1000) / 1000,
         rowsPerCall: r2(s.rows / s.calls),
         query: s.query.replace(/\s+/g, ' ').trim(),
+        // A statement of a trigger's function (NEW./OLD.): a deferred constraint trigger runs at commit, outside any
+        // statement, so pg_stat_statements counts it as one the client sent, though it is no round trip.
+        inTrigger: /\b(NEW|OLD)\./.test(s.query),
       }));
   }
   return { charges, windowSeconds: r2(window.seconds), idleSeconds: idle ? r2(idle.seconds) : null, perDatabase, statements };
