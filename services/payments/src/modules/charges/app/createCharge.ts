@@ -434,7 +434,8 @@ async function createAnsweredInProcess(
  * used up);
  * asks antifraud and the providers with no transaction open; and stores the charge, its transaction requests
  * and its event in the transaction that completes the idempotency record. A decline is a charge too (status
- * failed); only a card that fails before any provider is asked answers 402.
+ * failed); only a card that fails before any provider is asked answers 402. A charge whose providers all answer
+ * in-process takes one transaction instead (createAnsweredInProcess), with the same rows and answers.
  */
 export async function createCharge(
   deps: ChargeDeps,
