@@ -284,4 +284,28 @@ describe('the first delivery attempt, made right after the fan-out commits', () 
     expect(receiver.to(hook.endpoint)).toHaveLength(1);
     expect(await deliveryOf(hook.clientId, event.id)).toMatchObject({ status: 'succeeded', attempts: 1, claimed_until: null });
   });
+
+  it('gives the delivery back to its job when the sender cannot tell whether the target may be reached', async () => {
+    const clock = new ManualClock(Date.now() - DAY);
+    const real = createHttpSender({ allowPrivateTargets: true, timeoutMs: TIMEOUT_MS });
+    let failing = true;
+    const sender: DeliverySender = {
+      send: (request) => (failing ? Promise.reject(new Error('settings unreachable')) : real.send(request)),
+    };
+    const deps = depsOn(clock, { sender });
+    const hook = await hookOf(deps);
+    const event = chargeEvent(hook.clientId, clock.now());
+    const [created] = await fanOut(deps, new FirstAttempts(deps, { concurrency: 4, timeoutMs: TIMEOUT_MS }), [event]);
+
+    // Nothing recorded, nobody holds it, its job still due after the fan-out's delay.
+    expect(await deliveryOf(hook.clientId, event.id)).toMatchObject({ status: 'pending', failures: 0, claimed_until: null, attempts: 0 });
+    const [job] = await jobsOf([created!.deliveryId]);
+    expect(job!.runAt.getTime()).toBe(clock.now().getTime() + JOB_DELAY_MS);
+
+    failing = false;
+    clock.advance(JOB_DELAY_MS);
+    await runnerOf(deps).runDue();
+    expect(receiver.to(hook.endpoint)).toHaveLength(1);
+    expect(await deliveryOf(hook.clientId, event.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
 });

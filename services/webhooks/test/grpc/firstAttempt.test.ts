@@ -96,7 +96,7 @@ describe('the first delivery attempt, through the service', () => {
       const delivery = page.items[0]!;
       const [job] = await jobOf(running, delivery.id);
       // Due at the fan-out's time on the service's clock, which the job queue has not reached.
-      expect(job!.runAt.getTime()).toBe(delivery.createdAt.getTime());
+      expect(job!.runAt.getTime()).toBe(delivery.createdAt!.getTime());
       expect(delivery.status).toBe('pending');
       expect(delivery.attempts).toEqual([]);
       expect(receiver.to(endpoint)).toEqual([]);
