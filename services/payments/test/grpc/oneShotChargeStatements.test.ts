@@ -6,7 +6,9 @@ import type { ChargeDeps } from '../../src/modules/charges/app/deps';
 import { createMerchantsPort } from '../../src/modules/merchants/app/merchantsPort';
 import { MerchantCache } from '../../src/modules/merchants/app/merchantCache';
 import { createCardSource, createVaultLookup } from '../../src/modules/vault/app/cardSource';
-import { createProviderRegistry } from '../../src/modules/connectors/app/registry';
+import { createProviderRegistry, fromAdapters } from '../../src/modules/connectors/app/registry';
+import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
+import type { AuthorizeRequest, ProviderCall } from '../../src/modules/connectors/domain/types';
 import { createCardStore } from '../../src/modules/vault/store/cardStore';
 import { createChargeStore } from '../../src/modules/charges/store/chargeStore';
 import { createMerchantStore } from '../../src/modules/merchants/store/merchantStore';
@@ -215,5 +217,27 @@ describe('a one-shot SANDBOX card charge', () => {
     expect(rows.attempts).toEqual([expect.objectContaining({ charge_id: charge.id, outcome: 'failed' })]);
     expect(rows.events).toEqual(['payments.charge.failed']);
     expect(rows.outcomes).toEqual(['t']);
+  });
+
+  it('still claims the key in a transaction of its own before a provider that answers over the network is asked', async () => {
+    const clientId = randomUUID();
+    const merchant = await createMerchant(running.client, clientId);
+    const key = randomUUID();
+    const seenByProvider: string[] = [];
+    // The same answers as the SANDBOX, from an adapter that is not the in-process one: a network provider's path.
+    class NetworkProvider extends SandboxProvider {
+      override async authorize(request: AuthorizeRequest, call: ProviderCall) {
+        const { rows } = await running.pool.query<{ state: string }>('SELECT state FROM idempotency_keys WHERE client_id = $1 AND key = $2', [clientId, key]);
+        seenByProvider.push(...rows.map((r) => r.state));
+        return super.authorize(request, call);
+      }
+    }
+    const networkDeps: ChargeDeps = { ...deps, providers: fromAdapters([new NetworkProvider({ publicUrl: PUBLIC_URL })]) };
+
+    const charge = await createCharge(networkDeps, cardCharge(clientId, merchant.id, cardNumberEnding('1')), key);
+
+    expect(charge.status).toBe('authorized');
+    expect(seenByProvider).toEqual(['in_flight']);
+    expect((await rowsOf(clientId)).keys).toEqual([{ key, state: 'done' }]);
   });
 });

@@ -309,10 +309,14 @@ function chargeOf(
   return created;
 }
 
-/** Whether every provider of the merchant, payment and antifraud, answers in-process (the SANDBOX adapters). */
+/**
+ * Whether every provider of the merchant, payment and antifraud, answers in-process: the SANDBOX adapters
+ * themselves, not an adapter made from them (which may wait on anything).
+ */
 function answersInProcess(deps: ChargeDeps, merchant: MerchantForCharge): boolean {
+  const is = (adapter: object | undefined, type: abstract new (...args: never[]) => object) => adapter !== undefined && Object.getPrototypeOf(adapter) === type.prototype;
   return merchant.providers.every((p) =>
-    deps.providers.isAntifraud(p.type) ? deps.providers.antifraud(p.type) instanceof SandboxAntifraudProvider : deps.providers.payment(p.type) instanceof SandboxProvider,
+    deps.providers.isAntifraud(p.type) ? is(deps.providers.antifraud(p.type), SandboxAntifraudProvider) : is(deps.providers.payment(p.type), SandboxProvider),
   );
 }
 
