@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, type JetStreamClient } from 'nats';
-import type { Pool } from 'pg';
+import { Client, type ClientConfig, type Notification, type Pool } from 'pg';
 import { withTransaction, type Queryable } from '../db';
 import type { Logger } from '../log';
 import { addCollector, counter, gauge } from '../metrics';
@@ -10,10 +10,30 @@ import type { DomainEvent } from './stream';
 /** NATS error codes of a publish that never reached a stream because the connection could not carry it. */
 const BROKER_UNREACHABLE = new Set(['TIMEOUT', 'DISCONNECT', 'CONNECTION_CLOSED', 'CONNECTION_DRAINING', 'CONNECTION_REFUSED', 'CONNECTION_TIMEOUT']);
 
-/** Writes an event in the caller's transaction; the relay publishes it after commit. */
+/**
+ * The channel an outbox write notifies on commit. Notifications stay within one database, so each service's relays
+ * (one per replica) hear their own service's events only.
+ */
+export const OUTBOX_CHANNEL = 'outbox';
+
+/**
+ * The outbox row and its NOTIFY in one statement. PostgreSQL delivers the notification when the transaction commits
+ * (none if it rolls back) and folds the identical notifications of one transaction into one, so a transaction that
+ * writes several events wakes the relays once.
+ */
+const INSERT_AND_NOTIFY = `WITH e AS (INSERT INTO outbox (id, subject, payload, headers) VALUES ($1, $2, $3, $4) RETURNING 1)
+  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM e`;
+const INSERT_ONLY = 'INSERT INTO outbox (id, subject, payload, headers) VALUES ($1, $2, $3, $4)';
+
+/**
+ * Writes an event in the caller's transaction; the relay publishes it after commit. The same statement notifies the
+ * service's relays (every replica's), which wake at commit instead of waiting for their poll; `notify: false` leaves
+ * the event to the in-process kick and the poll.
+ */
 export async function enqueueEvent<T>(
   tx: Queryable,
   event: { type: string; clientId: string; data: T; id?: string; occurredAt?: Date },
+  options: { notify?: boolean } = {},
 ): Promise<DomainEvent<T>> {
   const envelope: DomainEvent<T> = {
     id: event.id ?? randomUUID(),
@@ -23,7 +43,7 @@ export async function enqueueEvent<T>(
     data: event.data,
   };
   const trace = traceCarrier();
-  await tx.query('INSERT INTO outbox (id, subject, payload, headers) VALUES ($1, $2, $3, $4)', [
+  await tx.query(options.notify === false ? INSERT_ONLY : INSERT_AND_NOTIFY, [
     envelope.id,
     envelope.type,
     JSON.stringify(envelope),
@@ -50,34 +70,58 @@ export function collectOutboxMetrics(pool: Pool): () => void {
 
 const publishedTotal = () => counter({ name: 'outbox_published_total', help: 'Outbox events published to NATS' });
 
+export interface OutboxRelayOptions {
+  pool: Pool;
+  js: JetStreamClient;
+  log: Logger;
+  /**
+   * How often the relay looks for events without being woken: the fallback for a notification lost with its
+   * connection, and what brings back events put off after a refusal. Default 2000 ms while listening, 200 ms without.
+   */
+  pollMs?: number;
+  batchSize?: number;
+  retainMs?: number;
+  /** How long a wake-up waits for others to share its pass; default 5 ms. */
+  coalesceMs?: number;
+  /**
+   * Wake on the NOTIFY of `enqueueEvent` (on a connection of its own, outside the pool), so a commit in any replica
+   * of the service wakes every replica's relay; default true.
+   */
+  listen?: boolean;
+  /** The first wait before a lost LISTEN connection is opened again, doubling up to 5 s; default 100 ms. */
+  reconnectMs?: number;
+}
+
 /**
  * Publishes committed outbox rows to JetStream in order, with Nats-Msg-Id = event id, and marks them
  * published. A crash between publish and mark republishes the same id, which the stream deduplicates.
+ *
+ * A pass runs when an event commits (the NOTIFY of `enqueueEvent`, heard by every replica, or the in-process kick),
+ * right after a full batch or a wake-up that came while a pass was running, and otherwise at the slow poll. A LISTEN
+ * connection that drops is opened again, and the pass that follows finds what was committed in between.
  */
 export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  /** A wake-up came while a pass was running: the events it announces may have committed after the pass's read. */
+  private pending = false;
   private lastCleanup = 0;
   private kickTimer?: NodeJS.Timeout;
+  private listener?: Client;
+  private listening = false;
+  private listenFailures = 0;
+  private reconnectTimer?: NodeJS.Timeout;
+  private listeningWaiters: Array<() => void> = [];
   private readonly publishedCounter = publishedTotal();
 
-  constructor(
-    private readonly deps: {
-      pool: Pool;
-      js: JetStreamClient;
-      log: Logger;
-      pollMs?: number;
-      batchSize?: number;
-      retainMs?: number;
-      coalesceMs?: number;
-    },
-  ) {}
+  constructor(private readonly deps: OutboxRelayOptions) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    if (this.deps.listen !== false) this.listen();
   }
 
   /**
@@ -88,16 +132,72 @@ export class OutboxRelay {
     if (this.kickTimer) return;
     this.kickTimer = setTimeout(() => {
       this.kickTimer = undefined;
+      this.pending = true;
       this.wake?.();
     }, this.deps.coalesceMs ?? 5);
+  }
+
+  /** Resolves once the relay listens for the outbox's notifications (at once if it does). */
+  whenListening(): Promise<void> {
+    if (this.listening) return Promise.resolve();
+    return new Promise((resolve) => this.listeningWaiters.push(resolve));
   }
 
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.kickTimer);
     this.kickTimer = undefined;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    const listener = this.listener;
+    this.listener = undefined;
+    this.listening = false;
     this.wake?.();
-    await this.loop;
+    await Promise.all([this.loop, listener?.end().catch(() => undefined)]);
+  }
+
+  /**
+   * Opens the LISTEN connection; when it fails or drops, opens it again after a wait (100 ms, doubling up to 5 s).
+   * Once listening, it asks for a pass: nobody heard what committed while no connection listened.
+   */
+  private listen(): void {
+    if (!this.running) return;
+    const client = new Client(this.deps.pool.options as ClientConfig);
+    this.listener = client;
+    let lost = false;
+    const retry = (err: unknown) => {
+      if (lost) return;
+      lost = true;
+      client.removeAllListeners('notification');
+      if (this.listener === client) {
+        this.listener = undefined;
+        this.listening = false;
+      }
+      void client.end().catch(() => undefined);
+      if (!this.running) return;
+      const delayMs = Math.min(5000, (this.deps.reconnectMs ?? 100) * 2 ** this.listenFailures);
+      this.listenFailures++;
+      this.deps.log.warn({ err, delayMs }, 'outbox listener connection lost; listening again');
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = undefined;
+        this.listen();
+      }, delayMs);
+    };
+    client.on('error', retry);
+    client.on('end', () => retry(new Error('outbox listener connection ended')));
+    client.on('notification', (message: Notification) => {
+      if (message.channel === OUTBOX_CHANNEL) this.kick();
+    });
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${OUTBOX_CHANNEL}`))
+      .then(() => {
+        if (lost || this.listener !== client) return;
+        this.listenFailures = 0;
+        this.listening = true;
+        for (const resolve of this.listeningWaiters.splice(0)) resolve();
+        this.kick();
+      }, retry);
   }
 
   /**
@@ -153,11 +253,12 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    const pollMs = this.deps.pollMs ?? 200;
+    const pollMs = this.deps.pollMs ?? (this.deps.listen === false ? 200 : 2000);
     const batchSize = this.deps.batchSize ?? 100;
     let failures = 0;
     while (this.running) {
       let published = 0;
+      this.pending = false;
       try {
         published = await this.relayOnce();
         failures = 0;
@@ -166,8 +267,11 @@ export class OutboxRelay {
         failures++;
         this.deps.log.warn({ err: error }, 'outbox relay pass failed; will retry');
       }
-      // A full batch means more may be waiting; otherwise the next kick or poll brings the next pass.
-      if (published >= batchSize && failures === 0) continue;
+      // A full batch means more may be waiting, and so does a wake-up during the pass; otherwise the next wake-up or
+      // poll brings the next pass.
+      if ((published >= batchSize || this.pending) && failures === 0) continue;
+      // Stopped during the pass: its wake-up found no sleep to end.
+      if (!this.running) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, failures > 0 ? Math.min(5000, pollMs * 2 ** failures) : pollMs);
         this.wake = () => {
