@@ -27,6 +27,11 @@ export const routingConfig = z.object({
   ROUTING_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** A provider being probed back is tried first by one charge in this many, until its window recovers. */
   ROUTING_PROBE_EVERY: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * How often the process writes the charges' provider outcomes it buffered, in one statement (OutcomeRecorder); a
+   * charge is routed on outcomes up to this much older than itself.
+   */
+  OUTCOMES_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(200),
 });
 
 export const paymentsConfig = z.object({

@@ -18,6 +18,8 @@ import { createCardSource, createVaultLookup } from './modules/vault/app/cardSou
 import type { VaultContext } from './modules/vault/app/context';
 import { vaultCron, vaultJobs } from './modules/vault/app/vaultJobs';
 import { paymentsConfig } from './config';
+import { OutcomeRecorder, type FlushTimer } from './modules/charges/app/outcomeRecorder';
+import { successRateSettingsOf } from './modules/charges/domain/successRateSettings';
 import type { PaymentsDeps } from './shared/deps';
 import { createChargeHandlers } from './modules/charges/grpc/chargeHandlers';
 import { createMerchantHandlers } from './modules/merchants/grpc/merchantHandlers';
@@ -54,6 +56,10 @@ export function definePaymentsService(
     beforeReportBuild?: (report: { clientId: string; id: string }) => Promise<void>;
     /** Rows per transaction of the vault's re-wrap job (500 unless a test asks for fewer). */
     rewrapBatch?: number;
+    /** What starts the provider outcomes' periodic flush (an interval of OUTCOMES_FLUSH_MS unless a test drives it). */
+    outcomesTimer?: FlushTimer;
+    /** Given the process's outcome recorder once it is built (tests flush it). */
+    onOutcomeRecorder?: (recorder: OutcomeRecorder) => void;
   } = {},
 ): ServiceDefinitionOptions<typeof paymentsConfig> {
   return {
@@ -94,6 +100,16 @@ export function definePaymentsService(
       const merchantCache = new MerchantCache({ ttlMs: config.MERCHANT_CACHE_TTL_MS });
       const merchantContext: MerchantContext = { ...deps, merchants: stores.merchants, flows: stores.flows, providers, merchantCache };
       const vaultContext: VaultContext = { ...deps, cards: stores.cards, tokens: stores.tokens, merchants: stores.merchants };
+      // The charges' provider outcomes, written apart from them in one statement per flush; the last at stop.
+      const outcomes = new OutcomeRecorder({
+        db: pool,
+        log,
+        settings: successRateSettingsOf(config),
+        flushMs: config.OUTCOMES_FLUSH_MS,
+        ...(options.outcomesTimer ? { timer: options.outcomesTimer } : {}),
+      });
+      outcomes.start();
+      options.onOutcomeRecorder?.(outcomes);
       const chargeDeps: ChargeDeps = {
         pool,
         log,
@@ -101,6 +117,7 @@ export function definePaymentsService(
         config,
         outbox,
         store: stores.charges,
+        outcomes,
         providers,
         providerEntries: createProviderEntries({ vault }),
         cards: createCardSource({ vault, clock, cards: stores.cards, tokens: stores.tokens }),
@@ -167,7 +184,8 @@ export function definePaymentsService(
       });
       await jobs.start();
       const clients = [customersClient, sellersClient, settingsClient].filter((c) => c !== undefined);
-      const workers = [jobs, ...clients.map((c) => ({ stop: async () => c.close() }))];
+      // The jobs stop before the outcomes' last flush: a job's charge change may add outcomes.
+      const workers = [{ stop: async () => jobs.stop().finally(() => outcomes.stop()) }, ...clients.map((c) => ({ stop: async () => c.close() }))];
       return { services: [{ name: 'payments.v1.PaymentsService', definition, implementation }], workers };
     },
   };

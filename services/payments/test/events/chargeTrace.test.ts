@@ -34,6 +34,7 @@ beforeAll(async () => {
     clock: running.clock,
     config: { PROVIDER_TIMEOUT_MS, PUBLIC_URL },
     store: stores.charges,
+    outcomes: running.outcomes,
     providers: createProviderRegistry({ publicUrl: PUBLIC_URL }),
     cards: createCardSource({ vault, clock: running.clock, cards: stores.cards, tokens: stores.tokens }),
     merchants: createMerchantsPort({ vault, merchants: stores.merchants }),

@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createLogger, type Pool } from '@platform/kit';
 import type { PoolClient, QueryConfig } from 'pg';
 import { createCharge } from '../../src/modules/charges/app/createCharge';
+import { manualTimer, OutcomeRecorder } from '../../src/modules/charges/app/outcomeRecorder';
+import { DEFAULT_SUCCESS_RATE_SETTINGS } from '../../src/modules/charges/domain/successRate';
 import type { ChargeDeps } from '../../src/modules/charges/app/deps';
 import { createMerchantsPort } from '../../src/modules/merchants/app/merchantsPort';
 import { MerchantCache } from '../../src/modules/merchants/app/merchantCache';
@@ -95,6 +97,7 @@ beforeAll(async () => {
     clock: running.clock,
     config: { PROVIDER_TIMEOUT_MS, PUBLIC_URL },
     store: stores.charges,
+    outcomes: running.outcomes,
     providers: createProviderRegistry({ publicUrl: PUBLIC_URL }),
     cards: createCardSource({ vault, clock: running.clock, cards: stores.cards, tokens: stores.tokens }),
     merchants: createMerchantsPort({ vault, merchants: stores.merchants, cache: new MerchantCache({ ttlMs: 300_000 }) }),
@@ -109,6 +112,8 @@ afterAll(async () => {
 });
 
 async function rowsOf(clientId: string) {
+  // The outcomes are written by the recorder's flush, apart from the charges.
+  await running.outcomes.flush();
   const charges = await running.pool.query<{ id: string; status: string; declined_code: string | null }>(
     'SELECT id, status, declined_code FROM charges WHERE client_id = $1 ORDER BY seq',
     [clientId],
@@ -151,7 +156,7 @@ describe('a one-shot SANDBOX card charge', () => {
     const charge = await createCharge(deps, request, key);
 
     expect(charge.status).toBe('authorized');
-    // BEGIN, the key's claim, the event, the charge with its requests, outcomes and answer, COMMIT.
+    // BEGIN, the key's claim, the event, the charge with its requests and answer, COMMIT; its outcomes are the recorder's.
     expect(figures()).toEqual({ transactions: 1, statements: 5 });
     const rows = await rowsOf(clientId);
     expect(rows.charges).toEqual([
@@ -182,11 +187,40 @@ describe('a one-shot SANDBOX card charge', () => {
     const charge = await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
 
     expect(charge.status).toBe('authorized');
-    // BEGIN, the event, the charge with its requests and outcomes, COMMIT.
+    // BEGIN, the event, the charge with its requests, COMMIT.
     expect(figures()).toEqual({ transactions: 1, statements: 4 });
   });
 
-  it('writes a decline, its card attempt and its outcome in the same one transaction', async () => {
+  it('writes no provider outcome in the charge\'s transaction: the recorder appends them at its flush, for charges of many merchants in one statement', async () => {
+    const clientId = randomUUID();
+    const merchants = [await createMerchant(running.client, clientId), await createMerchant(running.client, clientId)];
+    for (const merchant of merchants) await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
+    await running.outcomes.flush();
+    counting.reset();
+
+    const flushed = countingPool(running.pool);
+    const recorder = new OutcomeRecorder({ db: flushed.pool, log: deps.log, settings: DEFAULT_SUCCESS_RATE_SETTINGS, flushMs: 200, timer: manualTimer });
+    const recording: ChargeDeps = { ...deps, outcomes: recorder };
+    for (const merchant of merchants) {
+      await createCharge(recording, cardCharge(clientId, merchant.id, cardNumberEnding('1')), randomUUID());
+      await createCharge(recording, cardCharge(clientId, merchant.id, cardNumberEnding('5')));
+    }
+
+    expect(counting.counted.statements.filter((s) => s.includes('provider_outcomes'))).toEqual([]);
+    expect(figures()).toEqual({ transactions: 4, statements: 18 });
+    const recent = async () =>
+      (await running.pool.query<{ recent: string }>('SELECT recent FROM provider_outcomes WHERE client_id = $1 ORDER BY merchant_id', [clientId])).rows.map((r) => r.recent);
+    expect(await recent()).toEqual(['a', 'a']);
+    expect(recorder.pendingMarks()).toBe(4);
+
+    await recorder.flush();
+    // Both merchants' outcomes: one statement, a transaction of its own.
+    expect(flushed.counted).toEqual({ transactions: 1, statements: [expect.stringContaining('INSERT INTO provider_outcomes')] });
+    expect(recorder.pendingMarks()).toBe(0);
+    expect(await recent()).toEqual(['aad', 'aad']);
+  });
+
+  it('writes a decline and its card attempt in the same one transaction, its outcome once the recorder flushes', async () => {
     const clientId = randomUUID();
     const merchant = await createMerchant(running.client, clientId);
     await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));

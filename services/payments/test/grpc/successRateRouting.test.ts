@@ -82,8 +82,10 @@ async function merchantWithSuccessRateFlow(): Promise<{ clientId: string; mercha
   return { clientId, merchantId: merchant.id, a, b, keyA, keyB };
 }
 
+/** A charge, its outcomes then written (the recorder's flush) so that the next charge is routed on them. */
 async function charge(m: { clientId: string; merchantId: string }) {
   const created = await running.client.createCharge(cardCharge(m.clientId, m.merchantId, '4111111111111111'));
+  await running.outcomes.flush();
   return {
     charge: created,
     tried: created.transactionRequests.filter((r) => r.requestType === 'authorization').map((r) => r.providerId),
@@ -98,6 +100,7 @@ async function counted(metric: typeof routeOrderings | typeof providerEliminatio
 }
 
 async function recentOf(merchantId: string, providerId: string): Promise<string | undefined> {
+  await running.outcomes.flush();
   const { rows } = await running.pool.query<{ recent: string }>('SELECT recent FROM provider_outcomes WHERE merchant_id = $1 AND provider_id = $2', [merchantId, providerId]);
   return rows[0]?.recent;
 }

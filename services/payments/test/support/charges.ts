@@ -3,6 +3,7 @@ import { payments } from '@platform/contracts';
 import { createPromiseClient, type Pool, type PromiseClient, type RunningService } from '@platform/kit';
 import { ManualClock, startServiceForTest } from '@platform/testkit';
 import { definePaymentsService } from '../../src/service';
+import { manualTimer, type OutcomeRecorder } from '../../src/modules/charges/app/outcomeRecorder';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
 import { FakeClientsPort } from './clients';
@@ -29,6 +30,8 @@ export interface RunningCharges {
   sellers: FakeSellers;
   /** The subscription settings the service reads. */
   subscriptionSettings: FakeSubscriptionSettings;
+  /** The service's provider outcome recorder: its timer never fires, the tests flush it. */
+  outcomes: OutcomeRecorder;
   /** Its database, to start the service again on the same data. */
   databaseUrl: string;
   stop(): Promise<void>;
@@ -54,8 +57,13 @@ export async function startCharges(
   const customers = options.customers ?? new FakeCustomers({ strict: false });
   const sellers = options.sellers ?? new FakeSellers();
   const subscriptionSettings = new FakeSubscriptionSettings();
+  let outcomes: OutcomeRecorder | undefined;
   const { service, address, databaseUrl } = await startServiceForTest(definePaymentsService({
       clock,
+      outcomesTimer: manualTimer,
+      onOutcomeRecorder: (recorder) => {
+        outcomes = recorder;
+      },
       customers,
       sellers,
       subscriptionSettings,
@@ -85,6 +93,7 @@ export async function startCharges(
     customers,
     sellers,
     subscriptionSettings,
+    outcomes: outcomes!,
     databaseUrl,
     stop: async () => {
       client.close();

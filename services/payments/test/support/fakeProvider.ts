@@ -20,6 +20,7 @@ import {
 } from '../../src/modules/connectors/domain/types';
 import type { PaymentType } from '../../src/modules/charges/domain/charge';
 import { definePaymentsService } from '../../src/service';
+import { manualTimer, type OutcomeRecorder } from '../../src/modules/charges/app/outcomeRecorder';
 import { FakeClientsPort } from './clients';
 import { FakeCustomers } from './customers';
 import { FakeSellers } from './sellers';
@@ -146,6 +147,8 @@ export interface RunningWithProviders {
   client: PaymentsClient;
   pool: Pool;
   clock: ManualClock;
+  /** The service's provider outcome recorder: its timer never fires, the tests flush it. */
+  outcomes: OutcomeRecorder;
   stop(): Promise<void>;
 }
 
@@ -161,9 +164,14 @@ export async function startWithProviders(
 ): Promise<RunningWithProviders> {
   const sandbox = new SandboxProvider({ publicUrl: 'https://pay.example.test' });
   const registry = Array.isArray(adapters) ? fromAdapters(adapters.some((a) => a.type === 'SANDBOX') ? adapters : [sandbox, ...adapters]) : adapters;
+  let outcomes: OutcomeRecorder | undefined;
   const { service, address } = await startServiceForTest(
     definePaymentsService({
       clock,
+      outcomesTimer: manualTimer,
+      onOutcomeRecorder: (recorder) => {
+        outcomes = recorder;
+      },
       providers: registry,
       customers: new FakeCustomers({ strict: false }),
       sellers: new FakeSellers(),
@@ -188,6 +196,7 @@ export async function startWithProviders(
     client,
     pool: service.runtime.pool,
     clock,
+    outcomes: outcomes!,
     stop: async () => {
       client.close();
       await service.stop();

@@ -17,7 +17,7 @@ import { chargeRoutes, chargesTotal, providerEliminations, routeOrderings } from
 import { analyzeFraud, authorizeWithFailover } from './providerRequests';
 import { markOfRequest, orderBySuccessRate } from '../domain/successRate';
 import { successRateSettingsOf } from '../domain/successRateSettings';
-import { loadOutcomes, recordOutcomes, type OutcomeScope } from '../store/outcomeStore';
+import { loadOutcomes, type OutcomeScope } from '../store/outcomeStore';
 import type { CardAttempt } from '../store/cardAttempts';
 import type { AnsweredExtras } from '../store/chargeStore';
 import type { PoolClient } from 'pg';
@@ -325,8 +325,8 @@ class TakeClaimingPath extends Error {}
 
 /**
  * A charge whose providers all answer in-process, with nothing to write before they are asked (an inline card, or
- * no card), costs one transaction: the charge, its requests, its card's attempts, its providers' outcomes and its
- * idempotency answer in one statement, with its event.
+ * no card), costs one transaction: the charge, its requests, its card's attempts and its idempotency answer in one
+ * statement, with its event; its providers' outcomes go to the process's recorder once it commits (OutcomeRecorder).
  *
  * Without a key the providers are asked first, and the transaction opens only to write. With a key the transaction
  * opens first and claims the key (one statement, which also says whether the derived charge id is taken); the
@@ -373,23 +373,18 @@ async function createAnsweredInProcess(
     const cardAttempts: CardAttempt[] = [];
     const decision = await decide(deps, chargeId, clientId, input, merchant, card, payer, request.paymentFlow, { cardAttempts, reads });
     const created = chargeOf(deps, { chargeId, clientId, input, merchant, platformFee, card, decision });
-    const marks = attemptMarks(created.transactionRequests);
-    const extras = {
-      cardAttempts,
-      ...(marks.size > 0
-        ? { outcomes: { scope: outcomeScopeOf(clientId, merchant.id, input, card), marks, now: created.createdAt, settings: successRateSettingsOf(deps.config) } }
-        : {}),
-    };
+    const extras = { cardAttempts, outcomeScope: outcomeScopeOf(clientId, merchant.id, input, card) };
     return { created, decision, extras };
   };
-  const write = async (tx: PoolClient, created: Charge, extras: Omit<AnsweredExtras, 'idempotency'>, idempotency?: AnsweredExtras['idempotency']) => {
-    // The event first: the outcomes' rows, locked by the next statement, are held only until the commit.
+  const write = async (tx: PoolClient, created: Charge, extras: { cardAttempts: CardAttempt[] }, idempotency?: AnsweredExtras['idempotency']) => {
     await recordChargeEvent(tx, created, created.createdAt);
-    if (!(await deps.store.insertAnswered(tx, created, { ...extras, ...(idempotency ? { idempotency } : {}) }))) throw new TakeClaimingPath();
+    if (!(await deps.store.insertAnswered(tx, created, { cardAttempts: extras.cardAttempts, ...(idempotency ? { idempotency } : {}) }))) throw new TakeClaimingPath();
   };
-  const answered = (result: { created: Charge; decision: Decision }) => {
+  const answered = (result: { created: Charge; decision: Decision; extras: { outcomeScope: OutcomeScope } }) => {
     chargesTotal.inc({ status: result.decision.status, method: input.paymentMethod.paymentType, provider: result.decision.provider?.type ?? 'none' });
     deps.outbox?.kick();
+    // Committed: its outcomes join the recorder's next flush, not this charge's transaction.
+    deps.outcomes.add(result.extras.outcomeScope, attemptMarks(result.created.transactionRequests), result.created.createdAt);
     return result.created;
   };
 
@@ -500,26 +495,15 @@ export async function createCharge(
     },
   );
   deps.outbox?.kick();
-  if (stored) await recordAttempts(deps, stored);
+  if (stored) recordAttempts(deps, stored);
   return charge;
 }
 
 /**
- * What each provider answered feeds success-rate routing, once per stored charge, right after it commits: one
- * upsert in a transaction of its own that does not wait for the disk (synchronous_commit off), so that charges of
- * the same merchant and provider, which update the same row, hold its lock only for the statement. An outcome lost
- * with a crash only makes a window one attempt shorter; a failure here is logged and the charge answered.
+ * What each provider answered feeds success-rate routing, once per stored charge, right after it commits: the
+ * process's recorder appends it to the windows with the other charges' in its next flush (OutcomeRecorder).
  */
-async function recordAttempts(deps: ChargeDeps, charge: Charge): Promise<void> {
-  const marks = attemptMarks(charge.transactionRequests);
-  if (marks.size === 0) return;
+function recordAttempts(deps: ChargeDeps, charge: Charge): void {
   const scope = { clientId: charge.clientId, merchantId: charge.merchantId, paymentType: charge.paymentMethod.paymentType, cardBrand: charge.paymentSource.brand?.toLowerCase() ?? '' };
-  try {
-    await withTransaction(deps.pool, async (tx) => {
-      await tx.query('SET LOCAL synchronous_commit = off');
-      await recordOutcomes(tx, scope, marks, charge.createdAt, successRateSettingsOf(deps.config));
-    });
-  } catch (error) {
-    deps.log.warn({ err: error, chargeId: charge.id }, 'could not record the provider outcomes of a charge for success-rate routing');
-  }
+  deps.outcomes.add(scope, attemptMarks(charge.transactionRequests), charge.createdAt);
 }

@@ -3,6 +3,7 @@ import type { PaymentsConfig } from '../../../config';
 import type { ProviderRegistry } from '../../connectors/app/registry';
 import type { ProviderEntries } from '../../connectors/app/providerEntries';
 import type { ChargeStore } from '../store/chargeStore';
+import type { OutcomeRecorder } from './outcomeRecorder';
 import type { CustomersPort } from '../../../shared/customersPort';
 import type { SellersPort } from '../../../shared/sellersPort';
 import type { CardSource, MerchantsPort } from '../../../shared/ports';
@@ -30,6 +31,8 @@ export interface ChargeDeps {
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
   store: ChargeStore;
+  /** The process's buffer of providers' outcomes (success-rate routing), written apart from the charges. */
+  outcomes: OutcomeRecorder;
   providers: ProviderRegistry;
   /**
    * Provider entries by their id, of any client, credentials opened (provider notifications, the status sync).

@@ -40,3 +40,14 @@ export const providerEliminations = counter({
   help: 'Charges routed by success rate with a provider taken out for its technical failures, by provider type and state (cooling_down: tried last; probing: tried first by one charge in ROUTING_PROBE_EVERY, else last)',
   labelNames: ['provider', 'state'],
 });
+
+export const outcomeFlushes = counter({
+  name: 'provider_outcome_flushes_total',
+  help: 'Writes of the buffered provider outcomes (success-rate routing), by result (written, failed: kept for the next)',
+  labelNames: ['result'],
+});
+
+export const outcomeMarksDropped = counter({
+  name: 'provider_outcome_marks_dropped_total',
+  help: 'Provider outcomes (attempt letters) dropped unwritten because the buffer held too many provider entries after failed writes',
+});

@@ -5,7 +5,6 @@ import type { ChargeFilters } from '../domain/chargeFilters';
 import type { ChargeStatus } from '../domain/chargeStatus';
 import { isUuid } from '@platform/kit';
 import type { CardAttempt } from './cardAttempts';
-import { outcomesUpsert, type OutcomesToRecord } from './outcomeStore';
 
 interface ChargeRow {
   id: string;
@@ -146,8 +145,6 @@ export interface AnsweredExtras {
   idempotency?: { key: string; response: Buffer };
   /** The attempts made with the charge's card that the brands' retry rules count (store/cardAttempts.ts). */
   cardAttempts: CardAttempt[];
-  /** The providers' outcomes for success-rate routing; absent when no provider answered anything to count. */
-  outcomes?: OutcomesToRecord;
 }
 
 /** The charge's row, its values $1 to $32 (chargeValues), and $33 its requests. */
@@ -288,8 +285,8 @@ export interface ChargeStore {
   insert(db: Queryable, charge: Charge): Promise<void>;
   /**
    * A charge whose providers have already answered, written in one statement with everything that goes with it:
-   * its requests, its idempotency answer (done, when a key was given), its card's attempts and its providers'
-   * outcomes. False when the charge id is already taken or the claim is not this transaction's any more: the caller
+   * its requests, its idempotency answer (done, when a key was given), and its card's attempts (its providers'
+   * outcomes go to the outcome recorder once it commits). False when the charge id is already taken or the claim is not this transaction's any more: the caller
    * rolls its transaction back.
    */
   insertAnswered(db: PreparedQueryable, charge: Charge, extras: AnsweredExtras): Promise<boolean>;
@@ -399,10 +396,6 @@ export function createChargeStore(): ChargeStore {
             WHERE EXISTS (SELECT 1 FROM charge)
            ON CONFLICT (idempotency_key) DO NOTHING)`);
         variant.push('a');
-      }
-      if (extras.outcomes) {
-        parts.push(`outcomes AS (${outcomesUpsert(extras.outcomes, param, 'EXISTS (SELECT 1 FROM charge)')})`);
-        variant.push('o');
       }
       const { rows } = await db.query<{ inserted: boolean }>({
         // Prepared once per connection and variant: the text of a variant never changes.

@@ -22,59 +22,79 @@ export async function loadOutcomes(db: Queryable, scope: OutcomeScope, providerI
   return found;
 }
 
+/** One provider entry's letters to append in one scope, oldest first, and the time of the latest of them. */
+export interface OutcomeAppend {
+  scope: OutcomeScope;
+  providerId: string;
+  letters: string;
+  at: Date;
+}
+
 /**
- * Appends a charge's attempts, one statement for all its providers: each entry's letters (oldest first) are added
- * to its window, which keeps its latest `keptAttempts` letters, and the entry is taken out (tripped_at) when the
- * technical failures of its latest `eliminationWindow` letters reach the threshold, taken out again by a technical
- * failure after its cool-down, and back in when they fall below it: appendOutcomes (domain/successRate.ts), done by
- * the database so that replicas recording at the same time add to the same window.
+ * Appends a charge's attempts, one statement for all its providers (recordMany with one scope).
  */
 export async function recordOutcomes(db: Queryable, scope: OutcomeScope, marks: Map<string, string>, now: Date, settings: SuccessRateSettings): Promise<void> {
-  if (marks.size === 0) return;
+  await recordMany(
+    db,
+    [...marks].map(([providerId, letters]) => ({ scope, providerId, letters, at: now })),
+    settings,
+  );
+}
+
+/** The order rows are locked in: client, merchant, payment type, card brand, provider entry (the same on every replica). */
+function compareAppends(a: OutcomeAppend, b: OutcomeAppend): number {
+  const keyOf = (x: OutcomeAppend) => [x.scope.clientId, x.scope.merchantId, x.scope.paymentType, x.scope.cardBrand, x.providerId];
+  const [ka, kb] = [keyOf(a), keyOf(b)];
+  for (let i = 0; i < ka.length; i += 1) {
+    if (ka[i]! < kb[i]!) return -1;
+    if (ka[i]! > kb[i]!) return 1;
+  }
+  return 0;
+}
+
+/**
+ * Appends the letters of any number of provider entries, of any scopes, in one statement: each entry's letters
+ * (oldest first) are added to its window, which keeps its latest `keptAttempts` letters, and the entry is taken out
+ * (tripped_at, the time `at` of its latest letter) when the technical failures of its latest `eliminationWindow`
+ * letters reach the threshold, taken out again by a technical failure after its cool-down, and back in when they
+ * fall below it: appendOutcomes (domain/successRate.ts) applied once with all of an entry's letters, done by the
+ * database so that replicas recording at the same time add to the same window. An entry appears at most once (the
+ * caller joins its letters); the rows are locked in the order of compareAppends, so that two statements with
+ * entries in common take their locks in the same order.
+ */
+export async function recordMany(db: Queryable, appends: ReadonlyArray<OutcomeAppend>, settings: SuccessRateSettings): Promise<void> {
+  const rows = appends.filter((a) => a.letters.length > 0);
+  if (rows.length === 0) return;
+  const sorted = [...rows].sort(compareAppends);
   const values: unknown[] = [];
   const param = (value: unknown) => {
     values.push(value);
     return `$${values.length}`;
   };
-  await db.query(outcomesUpsert({ scope, marks, now, settings }, param), values);
+  await db.query(outcomesUpsert(sorted, settings, param), values);
 }
 
-/** A charge's attempts to append to its providers' windows (recordOutcomes). */
-export interface OutcomesToRecord {
-  scope: OutcomeScope;
-  marks: Map<string, string>;
-  now: Date;
-  settings: SuccessRateSettings;
-}
-
-/**
- * The upsert of recordOutcomes, its values added through `param` (so that it can be one part of a larger statement),
- * its rows taken only where `condition` holds. The entries go in the order of their ids, so that two charges that
- * tried the same providers in another order lock their rows in the same order.
- */
-export function outcomesUpsert(input: OutcomesToRecord, param: (value: unknown) => string, condition = 'true'): string {
-  const { scope, marks, now, settings } = input;
-  const ids = [...marks.keys()].sort();
-  const letters = ids.map((id) => marks.get(id)!);
-  const [clientId, merchantId, paymentType, cardBrand, idList, letterList, kept, eliminationWindow, threshold, at, cooldown] = [
-    param(scope.clientId),
-    param(scope.merchantId),
-    param(scope.paymentType),
-    param(scope.cardBrand),
-    param(ids),
-    param(letters),
+/** The upsert of recordMany, its values added through `param`, the rows in the given order. */
+export function outcomesUpsert(appends: ReadonlyArray<OutcomeAppend>, settings: SuccessRateSettings, param: (value: unknown) => string): string {
+  const [clients, merchants, paymentTypes, cardBrands, providers, letters, times, kept, eliminationWindow, threshold, cooldown] = [
+    param(appends.map((a) => a.scope.clientId)),
+    param(appends.map((a) => a.scope.merchantId)),
+    param(appends.map((a) => a.scope.paymentType)),
+    param(appends.map((a) => a.scope.cardBrand)),
+    param(appends.map((a) => a.providerId)),
+    param(appends.map((a) => a.letters)),
+    param(appends.map((a) => a.at)),
     param(keptAttempts(settings)),
     param(settings.eliminationWindow),
     param(eliminationThreshold(settings)),
-    param(now),
     param(settings.cooldownMs),
   ];
   const technical = (text: string) => `length(right(${text}, ${eliminationWindow})) - length(replace(right(${text}, ${eliminationWindow}), 't', ''))`;
   return `INSERT INTO provider_outcomes AS o (client_id, merchant_id, payment_type, card_brand, provider_id, recent, tripped_at, updated_at)
-     SELECT ${clientId}, ${merchantId}, ${paymentType}, ${cardBrand}, m.provider_id, right(m.recent, ${kept}),
-            CASE WHEN ${technical('m.recent')} >= ${threshold} THEN ${at}::timestamptz END, ${at}
-       FROM unnest(${idList}::text[], ${letterList}::text[]) WITH ORDINALITY AS m (provider_id, recent, n)
-      WHERE ${condition}
+     SELECT m.client_id, m.merchant_id, m.payment_type, m.card_brand, m.provider_id, right(m.recent, ${kept}),
+            CASE WHEN ${technical('m.recent')} >= ${threshold} THEN m.at END, m.at
+       FROM unnest(${clients}::text[], ${merchants}::text[], ${paymentTypes}::text[], ${cardBrands}::text[], ${providers}::text[], ${letters}::text[], ${times}::timestamptz[])
+            WITH ORDINALITY AS m (client_id, merchant_id, payment_type, card_brand, provider_id, recent, at, n)
       ORDER BY m.n
      ON CONFLICT (client_id, merchant_id, payment_type, card_brand, provider_id) DO UPDATE SET
        recent = right(o.recent || EXCLUDED.recent, ${kept}),
