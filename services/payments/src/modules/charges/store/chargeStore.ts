@@ -285,9 +285,9 @@ export interface ChargeStore {
   insert(db: Queryable, charge: Charge): Promise<void>;
   /**
    * A charge whose providers have already answered, written in one statement with everything that goes with it:
-   * its requests, its idempotency answer (done, when a key was given), and its card's attempts (its providers'
-   * outcomes go to the outcome recorder once it commits). False when the charge id is already taken or the claim is not this transaction's any more: the caller
-   * rolls its transaction back.
+   * its requests, its idempotency answer (done, when a key was given) and its card's attempts (its providers'
+   * outcomes go to the outcome recorder once it commits). False when the charge id is already taken or the claim is
+   * not this transaction's any more: the caller rolls its transaction back.
    */
   insertAnswered(db: PreparedQueryable, charge: Charge, extras: AnsweredExtras): Promise<boolean>;
   /**
