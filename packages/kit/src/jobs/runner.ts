@@ -119,7 +119,10 @@ export interface JobRunnerOptions {
   log: Logger;
   handlers: Record<string, JobHandler>;
   cron?: CronSchedule[];
-  /** How often future jobs are looked for (due ones are announced by NOTIFY); default 1000 ms. */
+  /**
+   * How often future jobs are looked for; default 1000 ms. Due ones are announced by NOTIFY when they commit, on any
+   * replica, and a LISTEN connection that drops is opened again (then the workers look at once).
+   */
   pollMs?: number;
   /** Jobs run at the same time by this runner; default 5. */
   concurrency?: number;
@@ -217,12 +220,31 @@ export class JobRunner {
     const events: WorkerEvents = new EventEmitter();
     // Jobs are locked in the name of the worker pool, so that is the id kept alive.
     events.on('pool:create', ({ workerPool }) => this.workerIds.add(workerPool.id));
+    const concurrency = this.options.concurrency ?? 5;
+    // A job added while the LISTEN connection was down (or before it first listened) announced itself to nobody: once
+    // the connection listens again, the idle workers look for jobs now instead of at the next poll. graphile-worker
+    // sends its LISTEN right after this event: the second LISTEN (a no-op) is queued behind it on the same connection,
+    // so the look happens once the listening has begun.
+    events.on('pool:listen:success', ({ workerPool, client }) => {
+      queueMicrotask(() => {
+        client.query('LISTEN "jobs:insert"').then(
+          () => {
+            try {
+              workerPool.nudge(concurrency);
+            } catch {
+              // The pool is shutting down: its workers no longer take nudges.
+            }
+          },
+          () => undefined,
+        );
+      });
+    });
     this.runner = await run({
       ...this.shared(),
       events,
       taskList: this.taskList(),
       parsedCronItems: cron,
-      concurrency: this.options.concurrency ?? 5,
+      concurrency,
       pollInterval: this.options.pollMs ?? 1000,
       noHandleSignals: true,
     });
