@@ -264,12 +264,13 @@ async function send(res: Response, response: ResponseSpec, result: unknown): Pro
 
 function handlerOf(route: RouteDefinition): RequestHandler {
   const headers = headerSchema(route);
+  const headerNames = headers ? Object.keys(headers.shape) : [];
   return async (req: Request, res: Response) => {
     const violations: FieldViolation[] = [];
     // Text no column can hold is named first, once per field; the schemas then name what else is wrong.
     textViolations(req.params, 'params', violations);
     if (route.query) textViolations(req.query, 'query', violations);
-    if (headers) for (const name of Object.keys(headers.shape)) textViolations(req.headers[name], name, violations);
+    for (const name of headerNames) textViolations(req.headers[name], name, violations);
     // Raw bytes are passed on as they came: whoever reads them (a provider's connector) checks them.
     if (route.body && !route.consumes?.includes('raw')) textViolations(req.body, 'body', violations);
     const refused = new Set(violations.map((v) => v.field));

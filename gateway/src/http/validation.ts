@@ -103,12 +103,37 @@ function printable(key: string): string {
   return key.replace(BAD_TEXT_ALL, '\uFFFD');
 }
 
+/** Whether any string or object key of a value, at any depth, holds a character no text column can take. */
+function holdsBadText(input: unknown): boolean {
+  if (typeof input === 'string') return BAD_TEXT.test(input);
+  if (input === null || typeof input !== 'object') return false;
+  const stack: unknown[] = [input];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (BAD_TEXT.test(value)) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (value !== null && typeof value === 'object') {
+      const object = value as Record<string, unknown>;
+      for (const key of Object.keys(object)) {
+        if (BAD_TEXT.test(key)) return true;
+        const child = object[key];
+        if (child !== null && (typeof child === 'object' || typeof child === 'string')) stack.push(child);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Names every string (and object key) of a parsed request part that holds NUL or an unpaired surrogate, one
  * violation per field path, at any depth. The walk is iterative, so a deep value cannot exhaust the stack; a
  * part with no path of its own (a bad top-level string) is named by `part`.
  */
 export function textViolations(input: unknown, part: string, violations: FieldViolation[]): void {
+  // Nearly every request is clean: a walk that keeps no paths says so without an allocation per value.
+  if (!holdsBadText(input)) return;
   // Paths are kept as links to the parent and spelled out only for a bad value, so a deep value costs linear time.
   interface Step {
     key: string;
