@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { Client, type PoolClient } from 'pg';
-import { createPool, enqueueEvent, OutboxRelay, OUTBOX_CHANNEL, withTransaction, type Pool } from '../src';
+import { createPool, enqueueEvent, OutboxRelay, OUTBOX_CHANNEL, setOutboxNotifyInterval, withTransaction, type Pool } from '../src';
 import { kitDatabase, silentLog } from './helpers';
 
 /** A JetStream stand-in that accepts every publish and lets a test wait for a given event's. */
@@ -54,12 +54,15 @@ describe('outbox relay wake-ups', () => {
   beforeAll(async () => {
     pool = await kitDatabase('outboxwake');
     other = createPool({ url: pool.options.connectionString!, log: silentLog, size: 2 });
+    // Every write notifies, but in the test of the default interval.
+    setOutboxNotifyInterval(0);
   });
   afterEach(async () => {
     await Promise.all(relays.splice(0).map((r) => r.stop()));
     await pool.query('UPDATE outbox SET published_at = now() WHERE published_at IS NULL');
   });
   afterAll(async () => {
+    setOutboxNotifyInterval(100);
     await other.end();
     await pool.end();
   });
@@ -71,7 +74,8 @@ describe('outbox relay wake-ups', () => {
     return { relay: r, publishedOf };
   }
 
-  it('notifies once per committed transaction, and not at all for one rolled back', async () => {
+  /** The outbox notifications `write` causes, in commit order; a marker sent after it ends the count. */
+  async function notificationsOf(write: () => Promise<void>): Promise<string[]> {
     const listener = new Client({ connectionString: pool.options.connectionString });
     await listener.connect();
     try {
@@ -80,10 +84,24 @@ describe('outbox relay wake-ups', () => {
       const markerSeen = new Promise<void>((resolve) => (marker = resolve));
       listener.on('notification', (n) => {
         if (n.channel !== OUTBOX_CHANNEL) return;
-        payloads.push(n.payload ?? '');
         if (n.payload === 'marker') marker();
+        else payloads.push(n.payload ?? '');
       });
       await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await write();
+      await other.query(`SELECT pg_notify($1, 'marker')`, [OUTBOX_CHANNEL]);
+      await markerSeen;
+      return payloads;
+    } finally {
+      await listener.end();
+    }
+  }
+
+  const write = (options?: { notify?: boolean }) =>
+    withTransaction(other, (tx) => enqueueEvent(tx, { type: 'customers.wake.created', clientId: randomUUID(), data: {} }, options));
+
+  it('notifies once per committed transaction, and not at all for one rolled back', async () => {
+    const payloads = await notificationsOf(async () => {
       await expect(
         withTransaction(other, async (tx) => {
           await enqueueEvent(tx, { type: 'customers.wake.created', clientId: randomUUID(), data: {} });
@@ -93,13 +111,21 @@ describe('outbox relay wake-ups', () => {
       await withTransaction(other, async (tx) => {
         for (let i = 0; i < 3; i++) await enqueueEvent(tx, { type: 'customers.wake.created', clientId: randomUUID(), data: { i } });
       });
-      // An event written without a notification, then the marker: notifications arrive in commit order.
-      await withTransaction(other, (tx) => enqueueEvent(tx, { type: 'customers.wake.created', clientId: randomUUID(), data: {} }, { notify: false }));
-      await other.query(`SELECT pg_notify($1, 'marker')`, [OUTBOX_CHANNEL]);
-      await markerSeen;
-      expect(payloads).toEqual(['', 'marker']);
+      await write({ notify: false });
+    });
+    expect(payloads).toEqual(['']);
+  });
+
+  it('notifies with one write per interval by default, and always when asked', async () => {
+    try {
+      setOutboxNotifyInterval(AN_HOUR);
+      const payloads = await notificationsOf(async () => {
+        for (let i = 0; i < 3; i++) await write();
+        await write({ notify: true });
+      });
+      expect(payloads).toEqual(['', '']);
     } finally {
-      await listener.end();
+      setOutboxNotifyInterval(0);
     }
   });
 
