@@ -69,7 +69,7 @@ describe('outbox relay wake-ups', () => {
 
   function relay(options: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) {
     const { js, publishedOf } = fakeJetStream();
-    const r = new OutboxRelay({ pool, js, log: silentLog, pollMs: AN_HOUR, reconnectMs: 10, ...options });
+    const r = new OutboxRelay({ pool, js, log: silentLog, pollMs: AN_HOUR, followUpMs: AN_HOUR, reconnectMs: 10, ...options });
     relays.push(r);
     return { relay: r, publishedOf };
   }
@@ -200,6 +200,33 @@ describe('outbox relay wake-ups', () => {
     const stopped = r.stop();
     open();
     await stopped;
+  });
+
+  it('looks again soon after a pass that published, for writes that did not notify', async () => {
+    // The first pass is held after reading the first event until the second, neither notified nor kicked, commits.
+    let reached: () => void = () => undefined;
+    const readDone = new Promise<void>((resolve) => (reached = resolve));
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = false;
+    const gated = wrappedPool(pool, async (run, text) => {
+      const result = await run();
+      if (!held && typeof text === 'string' && text.includes('SKIP LOCKED')) {
+        held = true;
+        reached();
+        await gate;
+      }
+      return result;
+    });
+    const { relay: r, publishedOf } = relay({ pool: gated, listen: false, followUpMs: 0 });
+    const first = await writeEvent(pool);
+    r.start();
+    await readDone;
+    const second = await withTransaction(other, (tx) => enqueueEvent(tx, { type: 'customers.wake.created', clientId: randomUUID(), data: {} }, { notify: false }));
+    open();
+    await publishedOf(first);
+    // The poll is an hour away: the follow-up of the pass that published finds it.
+    await publishedOf(second.id);
   });
 
   it('publishes a batch with one read and one update, whatever its size', async () => {

@@ -113,6 +113,12 @@ export interface OutboxRelayOptions {
    * of the service wakes every replica's relay; default true.
    */
   listen?: boolean;
+  /**
+   * After a pass that published, the next one comes at the latest this soon (default 200 ms): it finds the events
+   * whose writes did not notify (one write per interval does) and whose writer did not kick this relay. An idle
+   * relay waits for the poll.
+   */
+  followUpMs?: number;
   /** The first wait before a lost LISTEN connection is opened again, doubling up to 5 s; default 100 ms. */
   reconnectMs?: number;
 }
@@ -280,6 +286,7 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     const pollMs = this.deps.pollMs ?? (this.deps.listen === false ? 200 : 2000);
     const batchSize = this.deps.batchSize ?? 100;
+    const followUpMs = this.deps.followUpMs ?? 200;
     let failures = 0;
     while (this.running) {
       let published = 0;
@@ -298,7 +305,8 @@ export class OutboxRelay {
       // Stopped during the pass: its wake-up found no sleep to end.
       if (!this.running) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, failures > 0 ? Math.min(5000, pollMs * 2 ** failures) : pollMs);
+        const waitMs = failures > 0 ? Math.min(5000, pollMs * 2 ** failures) : published > 0 ? Math.min(pollMs, followUpMs) : pollMs;
+        const timer = setTimeout(resolve, waitMs);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
