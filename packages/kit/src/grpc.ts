@@ -125,29 +125,54 @@ export function implement<S extends ServiceDefinition>(definition: S, handlers: 
   for (const name of Object.keys(definition) as Array<keyof S & string>) {
     const handler = handlers[name];
     const method = definition[name]!;
-    const contextOf = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): CallContext => {
+    /**
+     * The call's context, and `done` to call once its handler has finished: grpc-js reports every call as cancelled
+     * after its status is sent, so the signal is aborted only for a call whose handler is still at work. The
+     * controller is made when a handler first reads the signal (most never do; an abort builds an exception).
+     */
+    const contextOf = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): { context: CallContext; done: () => void } => {
       const { metadata } = call;
       const requestId = firstString(metadata, METADATA.requestId) ?? randomUUID();
-      const gone = new AbortController();
-      call.once('cancelled', () => gone.abort());
-      return { requestId, idempotencyKey: firstString(metadata, METADATA.idempotencyKey), metadata, log: log.child({ requestId, rpc: method.path }), signal: gone.signal };
+      let gone: AbortController | undefined;
+      let cancelled = false;
+      const onCancelled = () => {
+        cancelled = true;
+        gone?.abort();
+      };
+      call.once('cancelled', onCancelled);
+      const context: CallContext = {
+        requestId,
+        idempotencyKey: firstString(metadata, METADATA.idempotencyKey),
+        metadata,
+        log: log.child({ requestId, rpc: method.path }),
+        get signal() {
+          if (!gone) {
+            gone = new AbortController();
+            if (cancelled) gone.abort();
+          }
+          return gone.signal;
+        },
+      };
+      return { context, done: () => call.removeListener('cancelled', onCancelled) };
     };
     if (method.responseStream) {
       implementation[name] = (call: ServerWritableStream<unknown, unknown>) => {
-        const context = contextOf(call);
-        void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context, method.path);
+        const { context, done } = contextOf(call);
+        void streamTo(call, (handler as StreamHandler<unknown, unknown>)(call.request, context), context, method.path).finally(done);
       };
       continue;
     }
     implementation[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const context = contextOf(call);
+      const { context, done } = contextOf(call);
       const started = performance.now();
       (handler as Handler<unknown, unknown>)(call.request as RequestOf<S[typeof name]>, context).then(
         (response) => {
+          done();
           observeGrpcCall('server', method.path, GrpcStatus.OK, (performance.now() - started) / 1000);
           callback(null, response);
         },
         (error: unknown) => {
+          done();
           const grpcError = toGrpcError(toAppError(error, context.log));
           observeGrpcCall('server', method.path, grpcError.code, (performance.now() - started) / 1000);
           callback(grpcError);

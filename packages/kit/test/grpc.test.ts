@@ -78,6 +78,12 @@ describe('gRPC bootstrap', () => {
     expect(seen.every((ctx) => ctx.signal instanceof AbortSignal)).toBe(true);
   });
 
+  it("leaves a finished call's signal alone: grpc-js reports every call as cancelled once its status is sent", async () => {
+    await client.createCustomer({ clientId: 'c', name: 'Ana', email: 'a@x.io', phoneNumber: '', force: false });
+    await client.getCustomer({ clientId: 'c', id: 'abc' });
+    expect(seen.at(-1)!.signal.aborted).toBe(false);
+  });
+
   it('delivers each error kind with its keys and details to the caller', async () => {
     await expect(client.getCustomer({ clientId: 'c', id: 'missing' })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(client.getCustomer({ clientId: 'c', id: 'rule' })).rejects.toMatchObject({ kind: 'business_rule', businessCode: 'some_rule' });
