@@ -51,6 +51,30 @@ function notifyNow(option: boolean | undefined): boolean {
 }
 
 /**
+ * An event as an outbox row, for a statement of the caller's that writes it with other rows (a data-modifying CTE
+ * `INSERT INTO outbox (OUTBOX_COLUMNS) SELECT $a, $b, $c, $d ...`): its envelope, the row's four values in the order of
+ * OUTBOX_COLUMNS, and whether the statement should also `SELECT pg_notify(OUTBOX_CHANNEL, '')` (at most one write per
+ * interval of this process notifies, as with enqueueEvent). The caller kicks its relay after the commit.
+ */
+export function outboxRow<T>(
+  event: { type: string; clientId: string; data: T; id?: string; occurredAt?: Date },
+  options: { notify?: boolean } = {},
+): { envelope: DomainEvent<T>; values: [string, string, string, string | null]; notify: boolean } {
+  const envelope: DomainEvent<T> = {
+    id: event.id ?? randomUUID(),
+    type: event.type,
+    occurredAt: (event.occurredAt ?? new Date()).toISOString(),
+    clientId: event.clientId,
+    data: event.data,
+  };
+  const trace = traceCarrier();
+  return { envelope, values: [envelope.id, envelope.type, JSON.stringify(envelope), trace ? JSON.stringify(trace) : null], notify: notifyNow(options.notify) };
+}
+
+/** The outbox's columns, in the order of outboxRow's values. */
+export const OUTBOX_COLUMNS = 'id, subject, payload, headers';
+
+/**
  * Writes an event in the caller's transaction; the relay publishes it after commit. The same statement may notify the
  * service's relays (every replica's), which then wake at commit instead of waiting for their poll: by default at most
  * one write per `setOutboxNotifyInterval` (100 ms) of this process notifies; `notify: true` always, `false` never.
@@ -60,21 +84,9 @@ export async function enqueueEvent<T>(
   event: { type: string; clientId: string; data: T; id?: string; occurredAt?: Date },
   options: { notify?: boolean } = {},
 ): Promise<DomainEvent<T>> {
-  const envelope: DomainEvent<T> = {
-    id: event.id ?? randomUUID(),
-    type: event.type,
-    occurredAt: (event.occurredAt ?? new Date()).toISOString(),
-    clientId: event.clientId,
-    data: event.data,
-  };
-  const trace = traceCarrier();
-  await tx.query(notifyNow(options.notify) ? INSERT_AND_NOTIFY : INSERT_ONLY, [
-    envelope.id,
-    envelope.type,
-    JSON.stringify(envelope),
-    trace ? JSON.stringify(trace) : null,
-  ]);
-  return envelope;
+  const row = outboxRow(event, options);
+  await tx.query(row.notify ? INSERT_AND_NOTIFY : INSERT_ONLY, row.values);
+  return row.envelope;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createLogger, type Pool } from '@platform/kit';
+import { createLogger, OUTBOX_CHANNEL, setOutboxNotifyInterval, type Pool } from '@platform/kit';
 import type { PoolClient, QueryConfig } from 'pg';
 import { createCharge } from '../../src/modules/charges/app/createCharge';
 import { manualTimer, OutcomeRecorder } from '../../src/modules/charges/app/outcomeRecorder';
@@ -144,7 +144,7 @@ async function rowsOf(clientId: string) {
 const figures = () => ({ transactions: counting.counted.transactions, statements: counting.counted.statements.length });
 
 describe('a one-shot SANDBOX card charge', () => {
-  it('costs the payments database one transaction of five statements with an idempotency key, its rows, answer and event all written', async () => {
+  it('costs the payments database one transaction of four statements with an idempotency key, its rows, answer and event all written', async () => {
     const clientId = randomUUID();
     const merchant = await createMerchant(running.client, clientId);
     // The first charge of a merchant reads its configuration; the figure is for the ones after it.
@@ -156,8 +156,8 @@ describe('a one-shot SANDBOX card charge', () => {
     const charge = await createCharge(deps, request, key);
 
     expect(charge.status).toBe('authorized');
-    // BEGIN, the key's claim, the event, the charge with its requests and answer, COMMIT; its outcomes are the recorder's.
-    expect(figures()).toEqual({ transactions: 1, statements: 5 });
+    // BEGIN, the key's claim, the charge with its requests, answer and event, COMMIT; its outcomes are the recorder's.
+    expect(figures()).toEqual({ transactions: 1, statements: 4 });
     const rows = await rowsOf(clientId);
     expect(rows.charges).toEqual([
       { id: first.id, status: 'authorized', declined_code: null },
@@ -178,7 +178,7 @@ describe('a one-shot SANDBOX card charge', () => {
     expect((await rowsOf(clientId)).charges).toHaveLength(2);
   });
 
-  it('costs one transaction of four statements without an idempotency key', async () => {
+  it('costs one statement without an idempotency key: the charge, its requests and its event', async () => {
     const clientId = randomUUID();
     const merchant = await createMerchant(running.client, clientId);
     await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
@@ -187,8 +187,32 @@ describe('a one-shot SANDBOX card charge', () => {
     const charge = await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
 
     expect(charge.status).toBe('authorized');
-    // BEGIN, the event, the charge with its requests, COMMIT.
-    expect(figures()).toEqual({ transactions: 1, statements: 4 });
+    // The charge with its requests and its event, a transaction of its own.
+    expect(figures()).toEqual({ transactions: 1, statements: 1 });
+    const rows = await rowsOf(clientId);
+    expect(rows.charges.at(-1)).toEqual({ id: charge.id, status: 'authorized', declined_code: null });
+    expect(rows.requests.at(-1)).toEqual({ charge_id: charge.id, request_status: 'success' });
+    expect(rows.events).toEqual(['payments.charge.authorized', 'payments.charge.authorized']);
+  });
+
+  it("wakes every replica's relay from the charge's one statement, at its commit, when the interval asks for a notification", async () => {
+    const clientId = randomUUID();
+    const merchant = await createMerchant(running.client, clientId);
+    await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
+    const listener = await running.pool.connect();
+    try {
+      await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      const heard = new Promise<string>((resolve) => listener.once('notification', (n) => resolve(n.channel)));
+      setOutboxNotifyInterval(0);
+      counting.reset();
+      await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('1')));
+      expect(figures()).toEqual({ transactions: 1, statements: 1 });
+      expect(await heard).toBe(OUTBOX_CHANNEL);
+    } finally {
+      setOutboxNotifyInterval(100);
+      await listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`);
+      listener.release();
+    }
   });
 
   it('writes no provider outcome in the charge\'s transaction: the recorder appends them at its flush, for charges of many merchants in one statement', async () => {
@@ -207,7 +231,7 @@ describe('a one-shot SANDBOX card charge', () => {
     }
 
     expect(counting.counted.statements.filter((s) => s.includes('provider_outcomes'))).toEqual([]);
-    expect(figures()).toEqual({ transactions: 4, statements: 18 });
+    expect(figures()).toEqual({ transactions: 4, statements: 10 });
     const recent = async () =>
       (await running.pool.query<{ recent: string }>('SELECT recent FROM provider_outcomes WHERE client_id = $1 ORDER BY merchant_id', [clientId])).rows.map((r) => r.recent);
     expect(await recent()).toEqual(['a', 'a']);
@@ -229,7 +253,7 @@ describe('a one-shot SANDBOX card charge', () => {
     const charge = await createCharge(deps, cardCharge(clientId, merchant.id, cardNumberEnding('5')), randomUUID());
 
     expect(charge).toMatchObject({ status: 'failed', declinedCode: 'restricted_card' });
-    expect(figures()).toEqual({ transactions: 1, statements: 5 });
+    expect(figures()).toEqual({ transactions: 1, statements: 4 });
     const rows = await rowsOf(clientId);
     expect(rows.charges.at(-1)).toEqual({ id: charge.id, status: 'failed', declined_code: 'restricted_card' });
     expect(rows.requests.at(-1)).toEqual({ charge_id: charge.id, request_status: 'declined' });

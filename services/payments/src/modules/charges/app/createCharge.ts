@@ -9,7 +9,7 @@ import type { ChargeStatus } from '../domain/chargeStatus';
 import { declinedCodeAfterTechnicalFailures, routeProviders, routingMetadataOf, type Route } from '../domain/routing';
 import type { AuthorizeRequest } from '../../connectors/domain/types';
 import { payerOf, type Payer } from '../../../shared/customersPort';
-import { recordChargeEvent } from '../events/chargeEvents';
+import { chargeEventRow, recordChargeEvent } from '../events/chargeEvents';
 import type { CardSourceInput, MerchantForCharge } from '../../../shared/ports';
 import type { ChargeDeps } from './deps';
 import { derivedId } from './derivedId';
@@ -19,8 +19,7 @@ import { markOfRequest, orderBySuccessRate } from '../domain/successRate';
 import { successRateSettingsOf } from '../domain/successRateSettings';
 import { loadOutcomes, type OutcomeScope } from '../store/outcomeStore';
 import type { CardAttempt } from '../store/cardAttempts';
-import type { AnsweredExtras } from '../store/chargeStore';
-import type { PoolClient } from 'pg';
+import type { AnsweredExtras, PreparedQueryable } from '../store/chargeStore';
 import { SandboxProvider } from '../../connectors/sandbox/sandbox';
 import { SandboxAntifraudProvider } from '../../connectors/sandbox/sandboxAntifraud';
 
@@ -376,9 +375,11 @@ async function createAnsweredInProcess(
     const extras = { cardAttempts, outcomeScope: outcomeScopeOf(clientId, merchant.id, input, card) };
     return { created, decision, extras };
   };
-  const write = async (tx: PoolClient, created: Charge, extras: { cardAttempts: CardAttempt[] }, idempotency?: AnsweredExtras['idempotency']) => {
-    await recordChargeEvent(tx, created, created.createdAt);
-    if (!(await deps.store.insertAnswered(tx, created, { cardAttempts: extras.cardAttempts, ...(idempotency ? { idempotency } : {}) }))) throw new TakeClaimingPath();
+  // The charge, its requests, its card's attempts, its event (and the key's answer) in one statement: alone it is its
+  // own transaction; with a key, the one that claimed the key.
+  const write = async (db: PreparedQueryable, created: Charge, extras: { cardAttempts: CardAttempt[] }, idempotency?: AnsweredExtras['idempotency']) => {
+    const event = chargeEventRow(created, created.createdAt);
+    if (!(await deps.store.insertAnswered(db, created, { cardAttempts: extras.cardAttempts, event, ...(idempotency ? { idempotency } : {}) }))) throw new TakeClaimingPath();
   };
   const answered = (result: { created: Charge; decision: Decision; extras: { outcomeScope: OutcomeScope } }) => {
     chargesTotal.inc({ status: result.decision.status, method: input.paymentMethod.paymentType, provider: result.decision.provider?.type ?? 'none' });
@@ -394,7 +395,7 @@ async function createAnsweredInProcess(
       if (input.customerId) payer = (await deps.customers.requireCustomer(clientId, input.customerId)) ?? payer;
       if (input.splitRules.length > 0) await deps.sellers.checkSplitReceivers(clientId, input.merchantId, input.splitRules.map((r) => r.sellerId));
       const result = await answer(randomUUID(), payer, deps.pool);
-      await withTransaction(deps.pool, (tx) => write(tx, result.created, result.extras));
+      await write(deps.pool, result.created, result.extras);
       return answered(result);
     } catch (error) {
       if (error instanceof TakeClaimingPath) return undefined;

@@ -1,5 +1,5 @@
 import { toChargeJson, type ChargeJson } from '@platform/api-model';
-import { enqueueEvent, type Queryable } from '@platform/kit';
+import { enqueueEvent, outboxRow, type Queryable } from '@platform/kit';
 import type { Charge } from '../domain/charge';
 import { toChargeMessage } from '../wire/chargeMessages';
 
@@ -16,4 +16,9 @@ export function chargeEventData(charge: Charge): ChargeJson {
 /** Writes the event in the transaction of the change, with the whole charge as it is after the change. */
 export async function recordChargeEvent(tx: Queryable, charge: Charge, occurredAt: Date): Promise<void> {
   await enqueueEvent(tx, { type: chargeEventType(charge), clientId: charge.clientId, data: chargeEventData(charge), occurredAt });
+}
+
+/** The event of recordChargeEvent as an outbox row, for a statement that writes it with the charge (ChargeStore.insertAnswered). */
+export function chargeEventRow(charge: Charge, occurredAt: Date): ReturnType<typeof outboxRow> {
+  return outboxRow({ type: chargeEventType(charge), clientId: charge.clientId, data: chargeEventData(charge), occurredAt });
 }

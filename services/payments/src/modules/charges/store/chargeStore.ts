@@ -3,7 +3,7 @@ import type { AntifraudState, Charge, ChargePaymentMethod, ChargeSourceView, Pay
 import type { OperationCause } from '../domain/chargeChanges';
 import type { ChargeFilters } from '../domain/chargeFilters';
 import type { ChargeStatus } from '../domain/chargeStatus';
-import { isUuid } from '@platform/kit';
+import { isUuid, OUTBOX_CHANNEL, OUTBOX_COLUMNS } from '@platform/kit';
 import type { CardAttempt } from './cardAttempts';
 
 interface ChargeRow {
@@ -145,6 +145,8 @@ export interface AnsweredExtras {
   idempotency?: { key: string; response: Buffer };
   /** The attempts made with the charge's card that the brands' retry rules count (store/cardAttempts.ts). */
   cardAttempts: CardAttempt[];
+  /** The charge's event as an outbox row (chargeEventRow), written by the same statement, with its NOTIFY if it asks one. */
+  event?: { values: readonly unknown[]; notify: boolean };
 }
 
 /** The charge's row, its values $1 to $32 (chargeValues), and $33 its requests. */
@@ -397,11 +399,23 @@ export function createChargeStore(): ChargeStore {
            ON CONFLICT (idempotency_key) DO NOTHING)`);
         variant.push('a');
       }
+      let notify = '';
+      if (extras.event) {
+        const [id, subject, payload, headers] = extras.event.values.map(param);
+        parts.push(`event AS (
+           INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${id}::uuid, ${subject}, ${payload}::jsonb, ${headers}::jsonb
+            WHERE EXISTS (SELECT 1 FROM charge) RETURNING 1)`);
+        variant.push('e');
+        if (extras.event.notify) {
+          notify = `, (SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM event)`;
+          variant.push('n');
+        }
+      }
       const { rows } = await db.query<{ inserted: boolean }>({
         // Prepared once per connection and variant: the text of a variant never changes.
         name: `payments.charge.insert_answered.${variant.join('') || 'plain'}`,
         text: `WITH ${parts.join(',\n')}
-               SELECT ${answered} AND EXISTS (SELECT 1 FROM charge) AS inserted`,
+               SELECT ${answered} AND EXISTS (SELECT 1 FROM charge) AS inserted${notify}`,
         values,
       });
       return rows[0]?.inserted === true;
