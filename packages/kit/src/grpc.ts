@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
 import path from 'node:path';
 import {
+  loadPackageDefinition,
   Metadata,
   Server,
   ServerCredentials,
@@ -15,7 +16,9 @@ import {
   type sendUnaryData,
   type ServerUnaryCall,
   type ServerWritableStream,
+  type ServiceDefinition as GrpcServiceDefinition,
   type ServiceError,
+  type UntypedHandleCall,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
@@ -216,12 +219,49 @@ function platformProtos(): PackageDefinition {
   return protoDefinitions;
 }
 
+/** The options @grpc/reflection decodes its own messages with: the definitions served here must decode alike. */
+const REFLECTION_LOADER_OPTIONS = { longs: String, enums: String, bytes: Array, defaults: true, oneofs: true };
+
+/** The ServerReflection service of one version of the reflection protocol, from @grpc/reflection's own .proto. */
+function reflectionDefinition(version: 'v1' | 'v1alpha'): GrpcServiceDefinition {
+  const file = require.resolve(`@grpc/reflection/build/proto/grpc/reflection/${version}/reflection.proto`);
+  const loaded = loadPackageDefinition(loadSync(file, REFLECTION_LOADER_OPTIONS)) as unknown as {
+    grpc: { reflection: Record<string, { ServerReflection: { service: GrpcServiceDefinition } }> };
+  };
+  return loaded.grpc.reflection[version]!.ServerReflection.service;
+}
+
 /**
  * gRPC server reflection (v1 and v1alpha) for the services this server runs and its health service, so an operator
- * can list and call any RPC with grpcurl without the .proto files: `grpcurl -plaintext host:port list`.
+ * can list and call any RPC with grpcurl without the .proto files: `grpcurl -plaintext host:port list`. The
+ * descriptors of every .proto of the platform (most of a second of CPU and some 20 MB of heap in each process) are
+ * built at the first reflection call, not at start: few processes are ever asked.
  */
 function addReflection(server: Server, serviceNames: string[]): void {
-  new ReflectionService(platformProtos(), { services: [...serviceNames, HEALTH_SERVICE] }).addToServer(server);
+  let handlers: Map<string, UntypedHandleCall> | undefined;
+  /** The handlers @grpc/reflection adds to a server, by method path, taken from a stand-in server once. */
+  const built = (): Map<string, UntypedHandleCall> => {
+    if (handlers) return handlers;
+    const found = new Map<string, UntypedHandleCall>();
+    const recorder = {
+      addService(definition: GrpcServiceDefinition, implementation: UntypedServiceImplementation) {
+        for (const [name, method] of Object.entries(definition)) {
+          const handler = implementation[name];
+          if (handler) found.set(method.path, handler);
+        }
+      },
+    };
+    new ReflectionService(platformProtos(), { services: [...serviceNames, HEALTH_SERVICE] }).addToServer(recorder as unknown as Server);
+    return (handlers = found);
+  };
+  for (const version of ['v1', 'v1alpha'] as const) {
+    const definition = reflectionDefinition(version);
+    const implementation: UntypedServiceImplementation = {};
+    for (const [name, method] of Object.entries(definition)) {
+      implementation[name] = ((call: unknown) => (built().get(method.path) as (call: unknown) => void)(call)) as UntypedHandleCall;
+    }
+    server.addService(definition, implementation);
+  }
 }
 
 export async function startGrpcServer(options: {

@@ -107,12 +107,12 @@ describe('gRPC bootstrap', () => {
     dead.close();
   });
 
-  it('answers server reflection (v1), as grpcurl asks it, with the services it runs and their files', async () => {
-    const reflectionProto = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection', 'v1', 'reflection.proto');
+  it.each(['v1', 'v1alpha'] as const)('answers server reflection (%s), as grpcurl asks it, with the services it runs and their files', async (version) => {
+    const reflectionProto = path.join(path.dirname(require.resolve('@grpc/reflection/package.json')), 'build', 'proto', 'grpc', 'reflection', version, 'reflection.proto');
     const loaded = loadPackageDefinition(loadSync(reflectionProto, { keepCase: true })) as unknown as {
-      grpc: { reflection: { v1: { ServerReflection: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => GrpcClient } } };
+      grpc: { reflection: Record<string, { ServerReflection: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => GrpcClient }> };
     };
-    const reflection = new loaded.grpc.reflection.v1.ServerReflection(`127.0.0.1:${server.port}`, credentials.createInsecure()) as GrpcClient & {
+    const reflection = new loaded.grpc.reflection[version]!.ServerReflection(`127.0.0.1:${server.port}`, credentials.createInsecure()) as GrpcClient & {
       ServerReflectionInfo(): ClientDuplexStream<Record<string, unknown>, Record<string, unknown>>;
     };
     const ask = (request: Record<string, unknown>) =>
