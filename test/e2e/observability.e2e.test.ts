@@ -149,7 +149,6 @@ describe('observability: every process counted on its metrics port, one trace fr
     expect(metricValue(webhooks, 'webhook_delivery_duration_seconds_count', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
     expect(metricValue(webhooks, 'webhook_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(1);
     expect(metricValue(webhooks, 'events_consumed_total', { outcome: 'applied' })).toBeGreaterThanOrEqual(2);
-    expect(metricValue(webhooks, 'jobs_completed_total', { task: 'webhooks.deliver', outcome: 'succeeded' })).toBeGreaterThanOrEqual(1);
     expect(webhooks.some((s) => s.name === 'nats_consumer_pending_messages' && s.labels.durable)).toBe(true);
 
     for (const name of PROCESSES) {
@@ -199,14 +198,14 @@ describe('observability: every process counted on its metrics port, one trace fr
     );
     const traceId = serverSpan.traceId;
     const inTrace = () => collector.spans.filter((s) => s.traceId === traceId);
-    const deliverySpan = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.name === 'job webhooks.deliver'), 'the delivery job in the trace');
+    const deliverySpan = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.name === 'webhooks.deliver first attempt'), 'the first attempt after the fan-out in the trace');
     // The POST to the receiver is a child of the delivery's span, and the receiver was told the trace.
     const post = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.kind === 3 && s.parentSpanId === deliverySpan.spanId && /^POST/.test(s.name)), 'the POST in the trace');
     expect(String(delivered.headers.traceparent).split('-')[1]).toBe(traceId);
     expect(post.name).toMatch(/POST/);
 
     // Every hop in between is in the same trace, each a child of the one before: the gateway's gRPC call, its
-    // handling in customers, the outbox event's publish to NATS, the delivery job its consumer scheduled, the POST.
+    // handling in customers, the outbox event's publish to NATS, the first attempt its consumer made, the POST.
     // Each process exports on its own schedule: the chain is read once every span up to the gateway's has arrived.
     const chainOf = () => {
       const byId = new Map(inTrace().map((s) => [s.spanId, s]));
@@ -221,7 +220,7 @@ describe('observability: every process counted on its metrics port, one trace fr
       'gateway: grpc.customers.v1.CustomersService/CreateCustomer',
       'customers: grpc.customers.v1.CustomersService/CreateCustomer',
       'customers: customers.customer.created publish',
-      'webhooks: job webhooks.deliver',
+      'webhooks: webhooks.deliver first attempt',
       `webhooks: ${post.name}`,
     ]);
     // The webhooks consumer's work is part of it too: as a child of the publish, or (when the event came with others
@@ -248,7 +247,7 @@ describe('observability: every process counted on its metrics port, one trace fr
       "the gateway's span of the charge in the delivery's trace",
       { timeoutMs: 15_000 },
     );
-    const deliverySpan = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.name === 'job webhooks.deliver'), 'the delivery job in the trace');
+    const deliverySpan = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.name === 'webhooks.deliver first attempt'), 'the first attempt after the fan-out in the trace');
     const post = await eventually(() => inTrace().find((s) => s.service === 'webhooks' && s.kind === 3 && s.parentSpanId === deliverySpan.spanId && /^POST/.test(s.name)), 'the POST in the trace');
     const chainOf = () => {
       const byId = new Map(inTrace().map((s) => [s.spanId, s]));
@@ -262,7 +261,7 @@ describe('observability: every process counted on its metrics port, one trace fr
       'gateway: grpc.payments.v1.PaymentsService/CreateCharge',
       'payments: grpc.payments.v1.PaymentsService/CreateCharge',
       'payments: payments.charge.authorized publish',
-      'webhooks: job webhooks.deliver',
+      'webhooks: webhooks.deliver first attempt',
       `webhooks: ${post.name}`,
     ]);
   });

@@ -56,7 +56,7 @@ export async function fanOutEvents(
     tx,
     created.map((d) => deliveryJob({ deliveryId: d.id, clientId: d.clientId, round: 0 }, runAt, traces.get(d.eventId))),
   );
-  return created.map((d, n) => ({ clientId: d.clientId, deliveryId: d.id, jobId: jobIds[n] ?? null }));
+  return created.map((d, n) => ({ clientId: d.clientId, deliveryId: d.id, jobId: jobIds[n] ?? null, trace: traces.get(d.eventId) }));
 }
 
 /** One event's deliveries (see `fanOutEvents`). */

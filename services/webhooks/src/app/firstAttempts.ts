@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, Queryable } from '@platform/kit';
+import { contextFrom, inSpan, SpanKind, type Pool, type PoolClient, type Queryable, type TraceCarrier } from '@platform/kit';
 import type { AttemptResult } from '../delivery/httpSender';
 import type { DeliveryTarget, FirstAttemptOutcome } from '../store/deliveryStore';
 import type { WebhookDeps } from './deps';
@@ -9,7 +9,12 @@ export interface FirstAttempt {
   clientId: string;
   deliveryId: string;
   jobId: string | null;
+  /** The trace of the call that caused the event: the attempt joins it, as its job would. */
+  trace?: TraceCarrier | undefined;
 }
+
+/** The span of a first attempt made after the fan-out (its job's is `job webhooks.deliver`). */
+export const FIRST_ATTEMPT_SPAN = 'webhooks.deliver first attempt';
 
 /**
  * Time an attempt needs beyond the receiver's answer (signing, the statements around it): a send starts only while
@@ -133,7 +138,8 @@ export class FirstAttempts {
     );
     if (targets.length === 0) return [];
     const jobOf = new Map(attempts.map((a) => [a.deliveryId, a.jobId]));
-    const made = await Promise.all(targets.map((target) => this.slots.run(() => this.attempt(target, until))));
+    const traceOf = new Map(attempts.map((a) => [a.deliveryId, a.trace]));
+    const made = await Promise.all(targets.map((target) => this.slots.run(() => this.attempt(target, until, traceOf.get(target.id)))));
     const outcomes: FirstAttemptOutcome[] = [];
     const observed: Array<{ target: DeliveryTarget; result: AttemptResult; outcome: ReturnType<typeof settlementOf>['outcome']; at: Date }> = [];
     for (const { target, made: attempt } of made) {
@@ -177,12 +183,14 @@ export class FirstAttempts {
   private async attempt(
     target: DeliveryTarget,
     until: Date,
+    trace: TraceCarrier | undefined,
   ): Promise<{ target: DeliveryTarget; made: 'inactive' | null | { attemptedAt: Date; result: AttemptResult } }> {
     if (!target.webhook.active) return { target, made: 'inactive' };
     // The request must be answered, or given up, well before the claim ends: past that the job may send it.
     if (this.deps.clock.now().getTime() + this.options.timeoutMs + ATTEMPT_MARGIN_MS > until.getTime()) return { target, made: null };
     try {
-      return { target, made: await sendAttempt(this.deps, target) };
+      const made = await inSpan(FIRST_ATTEMPT_SPAN, { kind: SpanKind.CONSUMER, parent: contextFrom(trace) }, () => sendAttempt(this.deps, target));
+      return { target, made };
     } catch (err) {
       this.deps.log.warn({ err, deliveryId: target.id }, 'first delivery attempt not made; its job will make it');
       return { target, made: null };
