@@ -42,32 +42,42 @@ describe('a charge in flight when payments is killed', () => {
       )
     ).rows[0];
 
-  it('answers the retry with the same key as soon as payments is back, with exactly one charge', async () => {
+  const cardSource = () => ({ sourceType: 'card', card: { cardHolderName: 'Ana Souza', cardNumber: cardNumberEnding(6), cardCvv: '870', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } });
+  /** A token of the same card: it is used up (committed) before the provider is asked, so the key's claim is committed first too. */
+  const tokenSource = async () => {
+    const token = await api<{ tokenId: string }>('POST', '/v1/tokens', { auth: client, body: cardSource().card });
+    expect(token.status).toBe(201);
+    return { sourceType: 'token', tokenId: token.body.tokenId };
+  };
+  /** The payments backend that holds the key's claim in a transaction still open while its SANDBOX card waits. */
+  const openClaim = async () =>
+    (
+      await db.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query LIKE '%INSERT INTO idempotency_keys%'`,
+      )
+    ).rows[0];
+
+  /**
+   * The first attempt dies in flight with payments; the retry with the same key after the restart is served (no 409
+   * while a one-minute timeout runs out), waits out the SANDBOX's timeout once more, and there is exactly one charge.
+   * `claimed` waits until the attempt is in flight and answers the key's record as the kill should leave it.
+   */
+  async function crashAndRetry(paymentSource: Record<string, unknown>, claimed: (key: string) => Promise<{ state: string; owner: string | null } | undefined>) {
     const key = `crash-${randomInt(1e9)}`;
-    const body = {
-      merchantId,
-      amount: 4_200,
-      currency: 'BRL',
-      paymentMethod: { paymentType: 'credit', installments: 1 },
-      paymentSource: { sourceType: 'card', card: { cardHolderName: 'Ana Souza', cardNumber: cardNumberEnding(6), cardCvv: '870', cardExpirationDate: `12/${new Date().getUTCFullYear() + 5}` } },
-    };
+    const body = { merchantId, amount: 4_200, currency: 'BRL', paymentMethod: { paymentType: 'credit', installments: 1 }, paymentSource };
     const charge = () => api<{ id: string; status: string }>('POST', '/v1/charges', { auth: client, body, headers: { 'x-idempotency-key': key } });
 
     const first = charge();
-    const claimed = await eventually(async () => {
-      const row = await record(key);
-      return row?.state === 'in_flight' ? row : undefined;
-    }, 'the first attempt to claim its key');
-    expect(claimed.owner).not.toBeNull();
+    const left = await claimed(key);
     await platform.processes.payments.kill('SIGKILL');
     expect((await first).status).toBe(503);
     // Nothing completed the record: the attempt died in flight.
-    expect(await record(key)).toMatchObject({ state: 'in_flight', owner: claimed.owner });
+    expect(await record(key)).toEqual(left);
 
     await platform.restart('payments');
     const restarted = Date.now();
-    // The retry after the restart is served: no 409 while a one-minute timeout runs out. The gateway may answer 503
-    // for the few seconds its connection to payments waits out its reconnect backoff; a client retries those.
+    // The gateway may answer 503 for the few seconds its connection to payments waits out its reconnect backoff; a
+    // client retries those.
     let retried = await charge();
     const statuses = [retried.status];
     while (retried.status === 503 && Date.now() - restarted < 10_000) {
@@ -83,12 +93,33 @@ describe('a charge in flight when payments is killed', () => {
     expect(answeredInMs).toBeLessThan(PROVIDER_TIMEOUT_MS + 20_000);
     const done = await record(key);
     expect(done?.state).toBe('done');
-    expect(done?.owner).not.toBe(claimed.owner);
+    if (left) expect(done?.owner).not.toBe(left.owner);
 
     const replayed = await charge();
     expect(replayed.status).toBe(201);
     expect(replayed.body.id).toBe(retried.body.id);
-    const charges = await db.query<{ id: string }>('SELECT id FROM charges WHERE client_id = $1', [client.clientId]);
-    expect(charges.rows.map((r) => r.id)).toEqual([retried.body.id]);
+    const charges = await db.query<{ id: string }>('SELECT id FROM charges WHERE client_id = $1 AND id = $2', [client.clientId, retried.body.id]);
+    expect(charges.rows).toHaveLength(1);
+    return retried.body.id;
+  }
+
+  it('a committed claim (a token is used up first): answers the retry as soon as payments is back, with exactly one charge', async () => {
+    await crashAndRetry(await tokenSource(), async (key) => {
+      const claimed = await eventually(async () => {
+        const row = await record(key);
+        return row?.state === 'in_flight' ? row : undefined;
+      }, 'the first attempt to claim its key');
+      expect(claimed.owner).not.toBeNull();
+      return claimed;
+    });
+  }, 120_000);
+
+  it('a claim in the charge\'s own transaction (an inline card): the kill rolls it back, and the retry charges once', async () => {
+    await crashAndRetry(cardSource(), async (key) => {
+      await eventually(openClaim, 'the first attempt to hold its claim in its open transaction');
+      // Seen by no one before its commit.
+      expect(await record(key)).toBeUndefined();
+      return undefined;
+    });
   }, 120_000);
 });
