@@ -114,7 +114,14 @@ describe('the platform heals: crashed processes are started again without anyone
         (await db.query<{ state: string }>('SELECT state FROM idempotency_keys WHERE client_id = $1 AND key = $2', [client.clientId, key])).rows[0]?.state;
 
       const first = charge();
-      await eventually(async () => ((await state()) === 'in_flight' ? true : undefined), 'the first attempt to claim its key');
+      // An inline card's charge claims its key in its own transaction, held open while the SANDBOX card waits.
+      const claimHeld = async () =>
+        (
+          await db.query(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction' AND query LIKE '%INSERT INTO idempotency_keys%'`,
+          )
+        ).rows[0];
+      await eventually(claimHeld, 'the first attempt to hold its claim');
       await platform.processes.payments.kill('SIGKILL');
       const killed = Date.now();
       expect((await first).status).toBe(503);
