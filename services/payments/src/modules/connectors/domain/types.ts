@@ -131,6 +131,15 @@ export interface PaymentProvider {
   refund(request: OperationRequest, call: ProviderCall): Promise<OperationResult>;
   /** Only providers that simulate or run 3DS2 device data collection have it. */
   setupThreeDS?(request: ThreeDSSetupRequest, call: ProviderCall): Promise<ThreeDSSetupResult>;
+  /**
+   * Finds the authorization an earlier `authorize` call of this attempt may have made, by the reference the platform
+   * sent with it (Cielo's MerchantOrderId, Rede's reference, the Pix txid, a PSP's idempotency key or order
+   * reference), when that call's outcome is unknown: no answer in time, a 5xx, a reset connection, an answer the
+   * connector could not read. `{found: false}` only when the provider says for certain it has none (the charge may
+   * then move on to its next provider); throws (or never settles) when it cannot tell, which stops the cascade.
+   * A connector without it is never assumed to have nothing: an unknown outcome there stops the cascade.
+   */
+  lookup?(request: LookupRequest, call: ProviderCall): Promise<LookupResult>;
   /** Where a transaction stands at the provider now (the status-sync job and notifications that are verified by asking back). */
   query?(request: QueryRequest, call: ProviderCall): Promise<QueryResult>;
   /**
@@ -158,6 +167,18 @@ export interface QueryRequest {
   /** The platform's clock, for providers whose answers say when something expires rather than that it did. */
   now: Date;
 }
+
+/**
+ * The attempt to find: the same AuthorizeRequest and the same call (idempotencyKey, credentials, options) the
+ * unknown `authorize` was made with, so a connector derives the same reference it sent, plus the platform's clock.
+ */
+export interface LookupRequest {
+  authorization: AuthorizeRequest;
+  now: Date;
+}
+
+/** What a lookup found: the authorization's result as `authorize` would have answered it, or nothing at all. */
+export type LookupResult = { found: true; result: AuthorizeResult } | { found: false };
 
 export interface QueryResult {
   /** Unknown to the provider: nothing changes. */
@@ -236,7 +257,20 @@ export interface AntifraudProvider {
   analyze(request: AntifraudRequest, call: ProviderCall): Promise<AntifraudResult>;
 }
 
-/** Thrown by an adapter that could not reach its provider (connection refused, 5xx): a technical failure. */
+/**
+ * Thrown by an adapter (or the connectors' HTTP client) when a request may have been carried out but its answer
+ * cannot be known: a 5xx, a connection reset or aborted after the request was sent, a body that is not what the
+ * provider documents (truncated JSON, an HTML page, an empty 200). The outcome of the attempt is unknown: it is looked
+ * up (`lookup`) before the charge moves on, never taken for a failure.
+ */
+export class ProviderOutcomeUnknownError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ProviderOutcomeUnknownError';
+  }
+}
+
+/** Thrown by an adapter that could not reach its provider (connection refused before anything was sent, no adapter): a technical failure that is known to have done nothing. */
 export class ProviderUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
