@@ -8,3 +8,4 @@ export * from './postgres';
 export * from './service';
 export * from './suite';
 export * from './metrics';
+export * from './faultProxy';
