@@ -12,6 +12,7 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   globalSetup: '<rootDir>/test/harness/global-setup.js',
   globalTeardown: '<rootDir>/test/harness/global-teardown.js',
+  reporters: ['default', '<rootDir>/test/harness/slowest-suites-reporter.js'],
   maxWorkers: 2,
   testTimeout: 60_000,
 };
