@@ -70,6 +70,8 @@ function helmServices(services) {
   const lines = [];
   for (const s of services) {
     lines.push(`  ${s.name}:`, '    enabled: true', `    grpcPort: ${GRPC_PORT}`);
+    // A service that reads PUBLIC_URL (and is given no value of its own) gets the gateway's publicUrl.
+    if (s.env.some((e) => e.env === 'PUBLIC_URL' && e.helm === undefined)) lines.push('    # Reads PUBLIC_URL: the chart sets it to gateway.publicUrl.', '    readsPublicUrl: true');
     const resources = s.deploy && s.deploy.resources;
     if (resources) {
       lines.push('    resources:');

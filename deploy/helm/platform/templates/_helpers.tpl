@@ -219,6 +219,14 @@ metricsPort (0 when metrics are off), for the gateway adminPort (the admin API's
 {{- if hasKey $stream "maxAgeHours" -}}{{- $maxAgeHours = int $stream.maxAgeHours -}}{{- end -}}
 {{- $_ := set $env "EVENTS_STREAM_MAX_AGE_HOURS" (dict "value" (toString $maxAgeHours)) -}}
 {{- $_ := set $env "EVENTS_STREAM_STORAGE" (dict "value" (toString (default "file" $stream.storage))) -}}
+{{- /* The services that build public links (the catalog's readsPublicUrl) get the gateway's external base URL;
+       their own env or global.env may still set it. */ -}}
+{{- if $c.readsPublicUrl -}}
+{{- if not $V.gateway.publicUrl -}}
+{{- fail (printf "%s reads PUBLIC_URL: set gateway.publicUrl" $where) -}}
+{{- end -}}
+{{- $_ := set $env "PUBLIC_URL" (dict "value" (toString $V.gateway.publicUrl)) -}}
+{{- end -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $V.global.env "secret" $V.global.secretEnv "where" "global") -}}
 {{- $_ := include "platform.addEnv" (dict "env" $env "plain" $c.env "secret" $c.secretEnv "where" $where) -}}
 {{- $_ := set $c "name" $name -}}
