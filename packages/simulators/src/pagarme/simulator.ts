@@ -707,8 +707,30 @@ export async function startPagarmeSimulator(options: PagarmeSimulatorOptions): P
 
   const notFound = (what: string): Answer => ({ status: 404, body: { message: `${what} not found.` } });
 
-  const route = (account: PagarmeAccount, method: string, path: string, body: Record<string, unknown>): Answer => {
+  /**
+   * "Pedidos" > "Listar pedidos": `GET /orders` of the caller's own orders, filtered by `code`, `status` and
+   * `customer_id`, newest first, paged by `page` (from 1) and `size` (10 by default):
+   * `{data: [order], paging: {total}}`.
+   */
+  const listOrders = (account: PagarmeAccount, query: URLSearchParams): Answer => {
+    const code = query.get('code');
+    const status = query.get('status');
+    const size = Math.min(Math.max(Number(query.get('size') ?? 10) || 10, 1), 100);
+    const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
+    const found = [...orders.values()]
+      .filter((entry) => entry.account === account)
+      .map((entry) => charges.get(entry.chargeId))
+      .filter((charge): charge is NonNullable<typeof charge> => charge !== undefined)
+      .filter((charge) => code === null || charge.orderCode === code)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    found.forEach(due);
+    const views = found.map(orderView).filter((view) => status === null || (view as { status?: unknown }).status === status);
+    return { status: 200, body: { data: views.slice((page - 1) * size, page * size), paging: { total: views.length } } };
+  };
+
+  const route = (account: PagarmeAccount, method: string, path: string, body: Record<string, unknown>, query: URLSearchParams = new URLSearchParams()): Answer => {
     if (path === '/core/v5/orders' && method === 'POST') return createOrder(account, body);
+    if (path === '/core/v5/orders' && method === 'GET') return listOrders(account, query);
     const order = /^\/core\/v5\/orders\/([^/]+)$/.exec(path);
     if (order && method === 'GET') {
       const found = orders.get(decodeURIComponent(order[1]!));
@@ -772,7 +794,7 @@ export async function startPagarmeSimulator(options: PagarmeSimulatorOptions): P
           result = { status: 400, body: { message: 'The request is invalid.', errors: { request: ['The body is not a JSON object.'] } } };
         } else {
           try {
-            result = route(account, method, url.pathname.replace(/\/+$/, ''), body);
+            result = route(account, method, url.pathname.replace(/\/+$/, ''), body, url.searchParams);
           } catch (error) {
             if (!(error instanceof Invalid)) throw error;
             result = { status: 422, body: { message: error.message, errors: error.errors } };

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brCodeValid, startPagarmeSimulator, type PagarmeHook, type PagarmeSimulator } from '@platform/simulators';
 import type { AuthorizeRequest, AuthorizeResult, OperationRequest, ProviderCall, QueryRequest } from '../../../src/modules/connectors/domain/types';
-import { NotificationRefusedError, ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
+import { NotificationRefusedError, ProviderOutcomeUnknownError, ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
 import { connectorFor } from '../../../src/modules/connectors/catalog';
 import { pagarmeConnector } from '../../../src/modules/connectors/pagarme';
 import { idempotencyKeyOf, PagarmeProvider, pagarmeBaseUrl } from '../../../src/modules/connectors/pagarme/connector';
@@ -351,5 +351,95 @@ describe('Pagar.me connector: definition, hosts and notifications', () => {
     for (const bad of ['not json', '[]', { type: 'charge.paid', data: { id: 'ch_1' } }, { id: 'hook_3', data: { id: 'ch_1' } }, { id: 'hook_4', type: 'charge.paid', data: { id: 'or_1' } }, { id: 'hook_5', type: 'charge.paid' }]) {
       expect(() => read(bad)).toThrow(NotificationRefusedError);
     }
+  });
+});
+
+describe('Pagar.me connector: the lookup of an attempt whose outcome is unknown', () => {
+  const lookup = (authorization: AuthorizeRequest, c: ProviderCall) => provider.lookup(authorization, c);
+
+  it('finds the order the attempt created by its code ("Listar pedidos") and reads it as the order’s answer', async () => {
+    const sale = request({ chargeId: 'b2d1c0e9-1111-4c8a-b7e6-5a4d3c2b1a09' });
+    const c = call();
+    const answered = await provider.authorize(sale, c);
+    expect(answered).toMatchObject({ status: 'authorized', captured: true });
+    const found = await lookup({ authorization: sale, now }, c);
+    expect(found).toEqual({ found: true, result: answered });
+    const get = seen.at(-1)!;
+    expect(get).toMatchObject({ method: 'GET', path: '/core/v5/orders' });
+    expect(get.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('finds a declined order as the decline it was', async () => {
+    const sale = request({ chargeId: 'b2d1c0e9-2222-4c8a-b7e6-5a4d3c2b1a09', card: cardData('4000000000000028', CVV) });
+    const c = call();
+    const answered = await provider.authorize(sale, c);
+    expect(answered.status).toBe('declined');
+    expect(await lookup({ authorization: sale, now }, c)).toEqual({ found: true, result: answered });
+  });
+
+  it('is not found when Pagar.me has no order with that code, and another account’s orders are not seen', async () => {
+    const sale = request({ chargeId: 'b2d1c0e9-3333-4c8a-b7e6-5a4d3c2b1a09' });
+    expect(await lookup({ authorization: sale, now }, call())).toEqual({ found: false });
+    await provider.authorize(request({ chargeId: 'b2d1c0e9-4444-4c8a-b7e6-5a4d3c2b1a09' }), call());
+    expect(await lookup({ authorization: sale, now }, call())).toEqual({ found: false });
+  });
+
+  it('throws when it cannot tell (a refused key)', async () => {
+    const sale = request({ chargeId: 'b2d1c0e9-5555-4c8a-b7e6-5a4d3c2b1a09' });
+    await expect(lookup({ authorization: sale, now }, call({ credentials: { ...CREDENTIALS, secretKey: 'sk_test_unknown' } }))).rejects.toThrow();
+  });
+});
+
+describe('Pagar.me connector: an answer that may hide a sale', () => {
+  async function answering(status: number, body: string, contentType: string): Promise<PagarmeProvider> {
+    const server = createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': contentType });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    afterEachClose.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    return new PagarmeProvider({ env: { PAGARME_API_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/core/v5` }, publicUrl: 'https://platform.test' });
+  }
+  const afterEachClose: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of afterEachClose.splice(0)) await close();
+  });
+
+  it.each([
+    ['an HTML page', 200, '<html><body>Bad gateway</body></html>', 'text/html'],
+    ['an empty 200', 200, '', 'application/json'],
+    ['truncated JSON', 200, '{"id":"or_1","status":"paid","charges":[{"id":"ch_1","sta', 'application/json'],
+    ['an order without charges', 200, '{"id":"or_1","status":"paid"}', 'application/json'],
+    ['a charge status no one documents', 201, '{"id":"or_1","charges":[{"id":"ch_1","status":"mystery"}]}', 'application/json'],
+  ])('%s is an unknown outcome, never a decline', async (_name, status, body, contentType) => {
+    const unreadable = await answering(status, body, contentType);
+    await expect(unreadable.authorize(request(), call())).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
+  });
+
+  it('a documented failed charge stays a decline', async () => {
+    const failed = await answering(200, JSON.stringify({ id: 'or_1', status: 'failed', charges: [{ id: 'ch_1', status: 'failed', last_transaction: { status: 'not_authorized', acquirer_return_code: '1000' } }] }), 'application/json');
+    expect(await failed.authorize(request(), call())).toMatchObject({ status: 'declined', transactionId: 'ch_1' });
+  });
+});
+
+describe('Pagar.me connector: the customer of an order', () => {
+  const fallback = {
+    customer: {
+      name: 'Loja Fallback',
+      email: 'fin@loja.test',
+      document: '11.222.333/0001-81',
+      phones: { mobile_phone: { country_code: '55', area_code: '11', number: '999999999' } },
+      address: { line_1: 'Rua A, 1', zip_code: '01001000', city: 'São Paulo', state: 'SP', country: 'BR' },
+    },
+  };
+
+  it('a charge that names a payer sends the payer’s own data, never the fallback’s phones or address', async () => {
+    expect(await provider.authorize(request(), call({ options: fallback }))).toMatchObject({ status: 'authorized' });
+    expect(lastBody().customer).toEqual({ name: 'Ana Souza', email: 'ana@example.test', document: '11144477735', type: 'individual' });
+  });
+
+  it('a charge that names no payer sends the fallback, phones and address included', async () => {
+    expect(await provider.authorize(request({ payer: undefined }), call({ options: fallback }))).toMatchObject({ status: 'authorized' });
+    expect(lastBody().customer).toEqual({ name: 'Loja Fallback', email: 'fin@loja.test', document: '11222333000181', type: 'company', phones: fallback.customer.phones, address: fallback.customer.address });
   });
 });

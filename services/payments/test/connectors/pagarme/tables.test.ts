@@ -200,15 +200,14 @@ describe('Pagar.me customer', () => {
     ...overrides,
   });
 
-  it('is the payer first, the entry’s fallback field by field, then the name on the card', () => {
+  it('is the payer’s own data when the charge names one, else the entry’s fallback, else the name on the card', () => {
     const fallback = { customer: { name: 'Loja', email: 'fin@loja.test', document: '11222333000181', phones: { mobile_phone: { country_code: '55', area_code: '11', number: '999999999' } } } };
     expect(customerOf(request({ payer: { name: 'Ana', document: { type: 'cpf', number: '111.444.777-35' } } }), fallback)).toEqual({
       name: 'Ana',
-      email: 'fin@loja.test',
       document: '11144477735',
       type: 'individual',
-      phones: fallback.customer.phones,
     });
+    expect(customerOf(request({ payer: { email: 'ana@example.test' }, card: cardData('4000000000000010', '123') }), fallback)).toEqual({ name: 'Maria Souza', email: 'ana@example.test', type: 'individual' });
     expect(customerOf(request({}), fallback)).toMatchObject({ name: 'Loja', document: '11222333000181', type: 'company' });
     expect(customerOf(request({ card: cardData('4000000000000010', '123') }), {})).toEqual({ name: 'Maria Souza', type: 'individual' });
     expect(customerOf(request({ payer: { email: 'x@y.test' } }), {})).toBeUndefined();

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  LookupRequest,
+  LookupResult,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -9,13 +11,14 @@ import type {
   QueryRequest,
   QueryResult,
 } from '../domain/types';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { HttpClients, type HttpAnswer, type HttpRequest } from '../kit/http';
 import { pagarmeCredentials, type PagarmeCredentials } from './credentials';
 import { failureOf } from './errors';
 import { pagarmeNotifications } from './notifications';
-import { customerOf, fromCancel, fromCapture, fromOrder, toOrderRequest, toQueryResult, type OperationOutcome, type PagarmeCharge, type PagarmeOrder } from './transformers';
+import { PAGARME_CHARGE_STATUS } from './statusTable';
+import { customerOf, fromCancel, fromCapture, fromOrder, orderCodeOf, toOrderRequest, toQueryResult, type OperationOutcome, type PagarmeCharge, type PagarmeOrder } from './transformers';
 
 export const PAGARME_TYPE = 'PAGARME';
 
@@ -87,7 +90,30 @@ export class PagarmeProvider implements PaymentProvider {
       const failure = failureOf(answer);
       return { status: 'declined', declinedCode: failure.kind === 'credentials' ? 'invalid_merchant' : 'invalid_data', message: failure.message };
     }
-    return fromOrder(answer.body as PagarmeOrder, this.now, request.pix?.expiresIn ?? 3600);
+    // An HTML page, nothing, truncated JSON, or an order without a charge whose status can be read: the order may exist.
+    if (!readableOrder(answer.body)) throw new ProviderOutcomeUnknownError(`Pagar.me answered the order (HTTP ${answer.status}) with a body that is not an order`);
+    return fromOrder(answer.body, this.now, request.pix?.expiresIn ?? 3600);
+  }
+
+  /**
+   * "Pedidos" > "Listar pedidos": `GET /orders?code=<the order's code>`. The attempt's order carries the charge's
+   * id as its `code` (toOrderRequest), so the order found is the one the unknown attempt created; it is read as
+   * "Criar pedido" would have answered it. An empty list is Pagar.me saying it has none; an answer that cannot be
+   * read (or an error) throws.
+   */
+  async lookup(request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    const credentials = this.credentials(call);
+    const code = orderCodeOf(request.authorization.chargeId);
+    const answer = await this.send(credentials, call, { method: 'GET', path: `/orders?code=${encodeURIComponent(code)}&page=1&size=10` }, 'lookup');
+    if (answer.status !== 200) throw new Error(`Pagar.me could not list the orders: ${failureOf(answer).message}`);
+    const data: unknown = typeof answer.body === 'object' && answer.body !== null ? (answer.body as { data?: unknown }).data : undefined;
+    if (!Array.isArray(data)) throw new Error('Pagar.me answered the order list without data');
+    const own = (data as PagarmeOrder[]).filter((order) => order?.code === undefined || order.code === code);
+    if (own.length === 0) return { found: false };
+    // An order that took the money (paid, or an authorization held) first, else the newest.
+    const order = own.find((o) => ['paid', 'overpaid', 'underpaid'].includes(o.charges?.[0]?.status ?? '') || o.charges?.[0]?.last_transaction?.status === 'authorized_pending_capture') ?? own[0];
+    if (!readableOrder(order)) throw new Error('Pagar.me answered an order without a charge whose status can be read');
+    return { found: true, result: fromOrder(order, () => request.now, request.authorization.pix?.expiresIn ?? 3600) };
   }
 
   /** "Cobranças" > "Capturar cobrança": POST /charges/{charge_id}/capture with the amount (centavos). */
@@ -152,4 +178,12 @@ export class PagarmeProvider implements PaymentProvider {
 function settle(outcome: OperationOutcome): OperationResult {
   if (outcome.technical && outcome.result.status === 'failed') throw new ProviderUnavailableError(outcome.result.message);
   return outcome.result;
+}
+
+/** An order as "Criar pedido" documents it: a charge with an id and a status of the charge status table. */
+function readableOrder(body: unknown): body is PagarmeOrder {
+  if (typeof body !== 'object' || body === null) return false;
+  const charge = (body as PagarmeOrder).charges?.[0];
+  if (typeof charge !== 'object' || charge === null) return false;
+  return typeof charge.id === 'string' && charge.id !== '' && typeof charge.status === 'string' && Object.hasOwn(PAGARME_CHARGE_STATUS, charge.status);
 }

@@ -110,21 +110,29 @@ export function orderCodeOf(chargeId: string): string {
 }
 
 /**
- * The customer Pagar.me requires: the charge's payer (inline or stored customer: name, e-mail, CPF or CNPJ), else
- * the provider entry's options (`customer: {name, email, document, type?, phones?, address?}`, a merchant's
- * fallback payer), field by field; for a card without either, the name on the card. Undefined when there is no
- * name at all.
+ * The customer Pagar.me requires ("Clientes" > customer). A charge that names a payer (inline or stored customer)
+ * sends that person's own data only (name, e-mail, CPF or CNPJ; for a card without the payer's name, the name on
+ * the card): nothing of the provider entry's fallback `customer` (its phones and address are another person's).
+ * A charge that names no payer sends the entry's fallback (`customer: {name, email, document, type?, phones?,
+ * address?}`, the merchant's payer for such charges), else, for a card, the name on the card. Undefined when
+ * there is no name at all.
  */
 export function customerOf(request: AuthorizeRequest, options: Record<string, unknown>): PagarmeCustomer | undefined {
-  const fallback = typeof options.customer === 'object' && options.customer !== null ? (options.customer as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-  const payerDocument = request.payer?.document;
-  const ownDocument = payerDocument && (payerDocument.type === 'cpf' || payerDocument.type === 'cnpj') ? payerDocument.number.replace(/\D/g, '') : undefined;
-  const document = ownDocument ?? text(fallback.document)?.replace(/\D/g, '');
-  const name = (text(request.payer?.name) ?? text(fallback.name) ?? text(request.card?.holderName))?.slice(0, 64);
+  const payer = request.payer;
+  if (payer && (text(payer.name) ?? text(payer.email) ?? text(payer.document?.number))) {
+    const own = payer.document && (payer.document.type === 'cpf' || payer.document.type === 'cnpj') ? payer.document.number.replace(/\D/g, '') : undefined;
+    const name = (text(payer.name) ?? text(request.card?.holderName))?.slice(0, 64);
+    if (!name) return undefined;
+    const email = text(payer.email);
+    return { name, ...(email ? { email } : {}), ...(own ? { document: own } : {}), type: payer.document?.type === 'cnpj' ? 'company' : 'individual' };
+  }
+  const fallback = typeof options.customer === 'object' && options.customer !== null ? (options.customer as Record<string, unknown>) : {};
+  const document = text(fallback.document)?.replace(/\D/g, '');
+  const name = (text(fallback.name) ?? text(request.card?.holderName))?.slice(0, 64);
   if (!name) return undefined;
-  const email = text(request.payer?.email) ?? text(fallback.email);
-  const type = ownDocument !== undefined ? (payerDocument?.type === 'cnpj' ? 'company' : 'individual') : fallback.type === 'company' || (document?.length ?? 0) === 14 ? 'company' : 'individual';
+  const email = text(fallback.email);
+  const type = fallback.type === 'company' || (document?.length ?? 0) === 14 ? 'company' : 'individual';
   return {
     name,
     ...(email ? { email } : {}),
