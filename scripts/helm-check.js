@@ -404,6 +404,14 @@ function main() {
     if (!/- name: EVENTS_STREAM_REPLICAS\s*\n\s*value: "3"/.test(doc)) die(`default values: Deployment ${nameOf(doc)} does not ask for an event stream of 3 replicas`);
   }
   checkExtraCa(defaults.docs, all.docs);
+  // The migration Jobs trust the same CA as the pods (a PostgreSQL under a private CA with verify-full).
+  for (const doc of all.docs.filter((d) => kindOf(d) === 'Job')) {
+    if (!/- name: NODE_EXTRA_CA_CERTS\s*\n\s*value: \/etc\/platform\/extra-ca\/ca\.pem/.test(doc) || !/name: [\w-]+-migrate-extra-ca/.test(doc)) die(`everything enabled: Job ${nameOf(doc)} does not trust the extra CA certificates`);
+  }
+  // NetworkPolicies: none by default, one per component when on.
+  if (defaults.NetworkPolicy) die('default values: NetworkPolicies are rendered although networkPolicy.enabled is false');
+  if ((all.NetworkPolicy || 0) !== expected) die(`everything enabled: expected ${expected} NetworkPolicies (one per component), got ${all.NetworkPolicy || 0}`);
+  console.log(`  ok  migration Jobs trust the extra CA; NetworkPolicies: none by default, ${expected} when on`);
   refuse(binary, 'extra CA certificates that are not PEM (values.schema.json)', ['--set', 'global.extraCaCertificates=not-a-certificate'], /global\.extraCaCertificates/);
   if (defaults.metricsPort !== DEFAULT_METRICS_PORT) die(`default values: metrics on port ${defaults.metricsPort}, expected ${DEFAULT_METRICS_PORT}`);
   console.log('helm-check: passed');
