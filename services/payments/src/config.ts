@@ -1,7 +1,7 @@
 import { env } from '@platform/kit';
 import { z } from 'zod';
 import { parseKeyRing } from './modules/vault/crypto/keyRing';
-import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT } from './modules/charges/domain/cascade';
+import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT } from './modules/charges/domain/cascade';
 
 const { key32 } = env;
 
@@ -75,6 +75,10 @@ export const paymentsConfig = z.object({
    * retry_other_provider), besides the first; timeouts and unreachable providers move on without counting here.
    */
   CASCADE_MAX_EXTRA_ATTEMPTS: z.coerce.number().int().min(0).max(10).default(CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT),
+  /** Providers a charge is tried on in all after technical failures (known to have done nothing, or looked up and not found). */
+  CASCADE_MAX_TECHNICAL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT),
+  /** The whole time a charge may spend at its providers (below the gateway's 15 s deadline for payments). */
+  CHARGE_TIME_BUDGET_MS: z.coerce.number().int().min(100).max(120_000).default(12_000),
   /** Base URL for QR code and barcode images the sandbox provider points to. */
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   /** The customers service (host:port), asked whether a charge's customer exists and is the caller's. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
-import type { AuthorizeResult } from '../../src/modules/connectors/domain/types';
+import { ProviderUnavailableError, type AuthorizeResult } from '../../src/modules/connectors/domain/types';
 import {
   cardCharge,
   cardNumberEnding,
@@ -117,7 +117,7 @@ describe('cascade: a soft decline, then a provider that does not answer', () => 
         const declined: AuthorizeResult = { status: 'declined', declinedCode: 'card_not_supported', decision: 'retry_other_provider', message: 'Declined by SANDBOX' };
         return Promise.resolve(declined);
       }
-      return Promise.reject(new Error('ECONNREFUSED'));
+      return Promise.reject(new ProviderUnavailableError('ECONNREFUSED'));
     });
     const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('1')));
     expect(charge.status).toBe('failed');
@@ -187,18 +187,20 @@ describe('cascade: the cap and the brand rules', () => {
     expect(authorizations(later)).toHaveLength(3);
   });
 
-  it('keeps failing over timeouts beyond the cap, and counts them as attempts of the card', async () => {
+  it('fails over providers known to have done nothing up to CASCADE_MAX_TECHNICAL_ATTEMPTS, and counts them as attempts of the card', async () => {
     const clientId = randomUUID();
     const merchant = await merchantWith(clientId, 4);
     const original = SandboxProvider.prototype.authorize;
     jest.spyOn(SandboxProvider.prototype, 'authorize').mockImplementation(function (this: SandboxProvider, request, call) {
-      if (!call.idempotencyKey.endsWith(':authorization:4')) return Promise.reject(new Error('ECONNREFUSED'));
+      if (!call.idempotencyKey.endsWith(':authorization:4')) return Promise.reject(new ProviderUnavailableError('ECONNREFUSED'));
       return original.call(this, request, call);
     });
     const card = cardNumberEnding('1');
     const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, card));
-    expect(charge.status).toBe('authorized');
-    expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['failed', 'failed', 'failed', 'success']);
+    // Three providers tried after technical failures (the default cap): the fourth is never asked.
+    expect(charge.status).toBe('failed');
+    expect(charge.declinedCode).toBe('try_again');
+    expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['failed', 'failed', 'failed']);
     const { rows } = await running.pool.query<{ outcome: string; n: number }>(
       `SELECT outcome, count(*)::int AS n FROM card_authorization_attempts WHERE charge_id = $1 GROUP BY outcome`,
       [charge.id],

@@ -231,6 +231,11 @@ async function decide(
   decision.requests.push(...run.requests);
   decision.provider = { id: run.provider.id, type: run.provider.type, name: run.provider.name };
   const result = run.result;
+  if (run.unresolved) {
+    // Where the money is cannot be told yet: the charge says so (pending, its attempt processing) for the status sync.
+    decision.status = 'pending';
+    return decision;
+  }
   if (!result) {
     decision.declinedCode = declinedCodeAfterTechnicalFailures(run.last);
     return decision;

@@ -27,7 +27,7 @@ export interface ChargeDeps {
   pool: Pool;
   log: Logger;
   clock: Clock;
-  config: Pick<PaymentsConfig, 'PROVIDER_TIMEOUT_MS' | 'PUBLIC_URL'> & Partial<Pick<PaymentsConfig, 'CASCADE_MAX_EXTRA_ATTEMPTS'>>;
+  config: Pick<PaymentsConfig, 'PROVIDER_TIMEOUT_MS' | 'PUBLIC_URL'> & Partial<Pick<PaymentsConfig, 'CASCADE_MAX_EXTRA_ATTEMPTS' | 'CASCADE_MAX_TECHNICAL_ATTEMPTS' | 'CHARGE_TIME_BUDGET_MS'>>;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
   store: ChargeStore;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type Queryable } from '@platform/kit';
 import type { AntifraudStatus, Charge, RequestStatus, RequestType, SellerAmount, TransactionRequestRecord } from '../domain/charge';
 import { BRAND_RETRY_WINDOW_DAYS } from '../domain/brandRetryRules';
-import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, TECHNICAL_DECLINE_CODES, cascadeVerdict, classifyAttempt, decisionOf, type AttemptOutcome } from '../domain/cascade';
+import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT, TECHNICAL_DECLINE_CODES, cascadeVerdict, classifyAttempt, decisionOf, type AttemptOutcome } from '../domain/cascade';
 import { failedCardAttemptsSince, recordCardAttempt, type CardAttempt } from '../store/cardAttempts';
 import { callWithTimeout, type CallOutcome } from '../../connectors/app/call';
 import type { AntifraudRequest, AuthorizeRequest, AuthorizeResult, OperationResult, ProviderCall } from '../../connectors/domain/types';
@@ -75,9 +75,10 @@ async function call<T>(
   idempotencyKey: string,
   adapterMissing: boolean,
   run: (call: ProviderCall) => Promise<T>,
+  timeoutMs: number = deps.config.PROVIDER_TIMEOUT_MS,
 ): Promise<CallOutcome<T>> {
   if (adapterMissing) return { ok: false, failure: 'unavailable', message: `no adapter serves provider type ${provider.type}`, ms: 0 };
-  const result = await callWithTimeout(deps.config.PROVIDER_TIMEOUT_MS, (signal) =>
+  const result = await callWithTimeout(timeoutMs, (signal) =>
     run({ idempotencyKey, signal, credentials: provider.credentials, options: provider.options }),
   );
   providerSeconds.observe({ provider: provider.type, operation, outcome: result.ok ? 'answered' : result.failure }, result.ms / 1000);
@@ -97,10 +98,12 @@ function authorizationRecord(
   base: Omit<RecordInput, 'status' | 'responseMs'>,
   result: CallOutcome<AuthorizeResult>,
   outcome: AttemptOutcome,
+  foundAfter?: string,
 ): TransactionRequestRecord {
   if (!result.ok) return record({ ...base, status: 'failed', responseMs: result.ms, message: result.message });
   const answer = result.value;
   const common = { ...base, responseMs: result.ms, transactionId: answer.transactionId };
+  const found = (message: string) => (foundAfter === undefined ? message : `${message} (found by lookup after ${foundAfter})`);
   switch (answer.status) {
     case 'authorized':
       return record({
@@ -109,10 +112,10 @@ function authorizationRecord(
         nsu: answer.nsu,
         networkAuthorizationCode: answer.networkAuthorizationCode,
         networkResponseCode: answer.networkResponseCode,
-        message: answer.captured ? 'authorized' : 'pre-authorized',
+        message: found(answer.captured ? 'authorized' : 'pre-authorized'),
       });
     case 'pending':
-      return record({ ...common, status: 'success', message: 'pending payment' });
+      return record({ ...common, status: 'success', message: found('pending payment') });
     case 'declined':
       return record({
         ...common,
@@ -120,10 +123,10 @@ function authorizationRecord(
         status: outcome.kind === 'declined' && TECHNICAL_DECLINE_CODES.includes(outcome.declinedCode) ? 'failed' : 'declined',
         declinedCode: answer.declinedCode,
         networkResponseCode: answer.networkResponseCode,
-        message: answer.message,
+        message: found(answer.message),
       });
     case 'canceled':
-      return record({ ...common, status: 'declined', message: answer.message });
+      return record({ ...common, status: 'declined', message: found(answer.message) });
   }
 }
 
@@ -135,6 +138,18 @@ export interface AuthorizationRun {
   /** The deciding answer; absent when every provider failed technically. */
   result?: AuthorizeResult;
   last?: AttemptOutcome;
+  /**
+   * The last attempt's outcome is unknown and its lookup could not tell (or its adapter has none): the cascade stopped
+   * there, the attempt is `processing` and the charge stays pending for the status sync.
+   */
+  unresolved?: boolean;
+}
+
+/** What is left of a charge's time at its providers: each attempt leaves room for the lookup of an unknown outcome. */
+function attemptDeadlines(config: ChargeDeps['config'], remainingMs: number): { attemptMs: number; lookupMs: number } {
+  const timeout = config.PROVIDER_TIMEOUT_MS;
+  const attemptMs = Math.max(1, Math.min(timeout, Math.floor(remainingMs / 2)));
+  return { attemptMs, lookupMs: Math.max(1, Math.min(timeout, remainingMs - attemptMs)) };
 }
 
 const DAY_MS = 86_400_000;
@@ -171,6 +186,12 @@ export async function authorizeWithFailover(
   let last: AttemptOutcome | undefined;
   // The last decline answered, the charge's answer when a later provider then fails technically.
   let lastDecline: { provider: RoutableProvider; result: AuthorizeResult; last: AttemptOutcome } | undefined;
+  // The charge's time budget (CHARGE_TIME_BUDGET_MS, on the injected clock) and the cap on technical failovers.
+  const startedAt = deps.clock.now().getTime();
+  const budgetMs = deps.config.CHARGE_TIME_BUDGET_MS ?? 12_000;
+  const maxTechnical = deps.config.CASCADE_MAX_TECHNICAL_ATTEMPTS ?? CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT;
+  let technicalAttempts = 0;
+  let lastAsked: RoutableProvider | undefined;
   for (const [index, provider] of input.route.entries()) {
     const idempotencyKey = requestKey(input.request.chargeId, 'authorization', index + 1);
     const adapter = deps.providers.payment(provider.type);
@@ -194,24 +215,41 @@ export async function authorizeWithFailover(
       last ??= { kind: 'unavailable' };
       continue;
     }
-    const result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c));
+    const remainingMs = budgetMs - (at.getTime() - startedAt);
+    if (technicalAttempts >= maxTechnical || remainingMs <= 0) break;
+    const { attemptMs, lookupMs } = attemptDeadlines(deps.config, remainingMs);
+    lastAsked = provider;
+    const base = {
+      chargeId: input.request.chargeId,
+      clientId: input.clientId,
+      idempotencyKey,
+      provider: { id: provider.id, type: provider.type },
+      type: 'authorization' as const,
+      amount: input.request.amount,
+      at,
+    };
+    let result = await call(deps, provider, 'authorization', idempotencyKey, !adapter, (c) => adapter!.authorize(input.request, c), attemptMs);
+    let foundAfter: string | undefined;
+    if (!result.ok && result.failure === 'unknown') {
+      // The provider may have made the sale: ask it, by the same request and the same call, before anything else.
+      const fault = result.message;
+      const lookup = adapter?.lookup
+        ? await call(deps, provider, 'authorization', idempotencyKey, false, (c) => adapter.lookup!({ authorization: input.request, now: deps.clock.now() }, c), lookupMs)
+        : undefined;
+      if (lookup?.ok && lookup.value.found) {
+        result = { ok: true, value: lookup.value.result, ms: result.ms + lookup.ms };
+        foundAfter = fault;
+      } else if (lookup?.ok) {
+        result = { ok: false, failure: 'unavailable', message: `not found at the provider after ${fault}`, ms: result.ms + lookup.ms };
+      } else {
+        const why = lookup ? `the lookup could not tell: ${lookup.message}` : `${provider.type} has no lookup`;
+        requests.push(reasoned(record({ ...base, status: 'processing', responseMs: result.ms + (lookup?.ms ?? 0), message: `${fault}; ${why}` })));
+        return { requests, provider, last: { kind: 'unknown' }, unresolved: true };
+      }
+    }
     const outcome = outcomeOf(result);
     last = outcome;
-    requests.push(
-      reasoned(authorizationRecord(
-        {
-          chargeId: input.request.chargeId,
-          clientId: input.clientId,
-          idempotencyKey,
-          provider: { id: provider.id, type: provider.type },
-          type: 'authorization',
-          amount: input.request.amount,
-          at,
-        },
-        result,
-        outcome,
-      )),
-    );
+    requests.push(reasoned(authorizationRecord(base, result, outcome, foundAfter)));
     const kind = classifyAttempt(outcome);
     if (card && (outcome.kind === 'declined' || kind === 'technical')) {
       const attempt: CardAttempt = {
@@ -231,6 +269,7 @@ export async function authorizeWithFailover(
     }
     const more = index < input.route.length - 1;
     if (kind === 'technical') {
+      technicalAttempts += 1;
       if (more) providerFailovers.inc({ provider: provider.type });
       continue;
     }
@@ -260,7 +299,7 @@ export async function authorizeWithFailover(
     providerFailovers.inc({ provider: provider.type });
   }
   if (lastDecline && last?.kind !== 'declined') return { requests, ...lastDecline };
-  return { requests, provider: input.route.at(-1)!, last };
+  return { requests, provider: lastAsked ?? input.route.at(-1)!, last };
 }
 
 // ---------------------------------------------------------------- antifraud

@@ -5,8 +5,11 @@ import type { DeclinedCode } from './charge';
 /**
  * Which answers of a provider move a charge on to the next one (cascading), and which stop it.
  *
- * - A timeout or an unreachable provider is a technical failure: the charge always moves on (no cap), and the
- *   attempt counts against the card's brand limit all the same.
+ * - A provider known to have done nothing (unreachable before anything was sent) is a technical failure: the charge
+ *   moves on within CASCADE_MAX_TECHNICAL_ATTEMPTS and its time budget, and the attempt counts against the card's
+ *   brand limit all the same. An attempt whose outcome is unknown (no answer in time, a 5xx, a reset, an unreadable
+ *   answer) is looked up first: found, it is the charge's answer; not found, it is a technical failure; cannot
+ *   tell, the charge stops there, pending, the attempt `processing` for the status sync.
  * - A decline moves on only when its decision (the connector's decline table, kit/tables.ts) is
  *   `retry_other_provider`, within CASCADE_MAX_EXTRA_ATTEMPTS extra attempts per charge and within the card
  *   brand's retry rules (brandRetryRules.ts). `do_not_retry` and `retry_later` stop at once.
@@ -15,6 +18,9 @@ import type { DeclinedCode } from './charge';
 
 /** Extra providers a charge is tried on after soft declines, unless CASCADE_MAX_EXTRA_ATTEMPTS says otherwise. */
 export const CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT = 2;
+
+/** Providers a charge is tried on in all after technical failures, unless CASCADE_MAX_TECHNICAL_ATTEMPTS says otherwise. */
+export const CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT = 3;
 
 /** Declines that say "not now" rather than "no": the attempt is recorded as failed, not declined. */
 export const TECHNICAL_DECLINE_CODES: readonly string[] = ['try_again', 'issuer_not_available'];
@@ -54,7 +60,9 @@ export const DEFAULT_DECISIONS: Readonly<Record<DeclinedCode, DeclineDecision>> 
 
 /** How one authorization attempt ended, as far as routing cares. */
 export type AttemptOutcome =
-  | { kind: 'timeout' }
+  /** The provider may have carried it out (no answer in time, a 5xx, a reset, an answer that could not be read). */
+  | { kind: 'unknown' }
+  /** Known to have done nothing (refused before anything was sent, no adapter, a skipped type). */
   | { kind: 'unavailable' }
   | { kind: 'authorized' }
   | { kind: 'pending' }
@@ -67,16 +75,18 @@ export function decisionOf(outcome: { declinedCode: string; decision?: DeclineDe
 }
 
 /**
- * technical: no answer, move on (uncapped); soft_decline: a decline another provider may approve, move on within
+ * technical: known to have done nothing, move on (within CASCADE_MAX_TECHNICAL_ATTEMPTS and the charge's time
+ * budget); unknown: the outcome must be looked up before anything else (providerRequests.ts); soft_decline: a decline another provider may approve, move on within
  * the cap and the brand's rules (cascadeVerdict); final: the answer of the charge.
  */
-export type AttemptClass = 'technical' | 'soft_decline' | 'final';
+export type AttemptClass = 'technical' | 'unknown' | 'soft_decline' | 'final';
 
 export function classifyAttempt(outcome: AttemptOutcome): AttemptClass {
   switch (outcome.kind) {
-    case 'timeout':
     case 'unavailable':
       return 'technical';
+    case 'unknown':
+      return 'unknown';
     case 'declined':
       return decisionOf(outcome) === 'retry_other_provider' ? 'soft_decline' : 'final';
     case 'authorized':

@@ -58,7 +58,8 @@ export type RequestType = 'authorization' | 'capture' | 'void' | 'refund' | 'ant
  * success: the provider did it; declined: the provider refused (a business answer); failed: no usable answer;
  * pending: a capture, void or refund reserved and being asked, never shown (see `settleOperation`).
  */
-export type RequestStatus = 'success' | 'declined' | 'failed' | 'pending';
+/** processing: an authorization whose outcome is unknown and could not be looked up yet (the status sync resolves it). */
+export type RequestStatus = 'success' | 'declined' | 'failed' | 'pending' | 'processing';
 
 export interface SellerAmount {
   sellerId: string;

@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request as undiciRequest } from 'undici';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 
 /**
  * The one way a connector reaches its provider: undici with keep-alive, certificates verified against the
  * system's authorities plus those in NODE_EXTRA_CA_CERTS (a bank's private CA, the simulators' test CA), and,
  * where the provider asks for it, the client certificate of the merchant's credentials (mutual TLS).
- * Verification is never turned off. No answer, a refused connection or a 5xx is ProviderUnavailableError: a
- * technical failure that moves the charge to its next provider.
+ * Verification is never turned off. A connection refused, a name that does not resolve or a connect timeout is
+ * ProviderUnavailableError (nothing was sent: the charge may move on); a 5xx, a connection reset or aborted after the
+ * request was sent, or a JSON answer that does not parse is ProviderOutcomeUnknownError (the provider may have carried
+ * it out: the attempt is looked up before the charge moves on).
  */
 
 /** A client certificate: PEM certificate and key (one PEM may hold both), or PKCS#12 with its passphrase. */
@@ -86,17 +88,32 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         answer = await undiciRequest(url, { method: request.method, headers, body, signal: request.signal, dispatcher: agent });
       } catch (error) {
         // Never the URL's query or the body: they may carry secrets.
-        throw new ProviderUnavailableError(`${request.method} ${url.host}${url.pathname} failed: ${describe(error)}`, { cause: error });
+        const what = `${request.method} ${url.host}${url.pathname} failed: ${describe(error)}`;
+        // Refused, unresolved or not connected in time: nothing reached the provider. Anything else (a reset, a
+        // closed socket, an abort) may have come after the request was carried out.
+        if (nothingSent(error)) throw new ProviderUnavailableError(what, { cause: error });
+        throw new ProviderOutcomeUnknownError(what, { cause: error });
       }
-      const text = await answer.body.text();
+      let text: string;
+      try {
+        text = await answer.body.text();
+      } catch (error) {
+        throw new ProviderOutcomeUnknownError(`${request.method} ${url.host}${url.pathname} answer cut short: ${describe(error)}`, { cause: error });
+      }
       const flat: Record<string, string> = {};
       for (const [name, value] of Object.entries(answer.headers)) {
         if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
       }
       if (answer.statusCode >= 500) {
-        throw new ProviderUnavailableError(`${request.method} ${url.host}${url.pathname} answered ${answer.statusCode}`);
+        // The provider may have carried the request out before failing to answer it.
+        throw new ProviderOutcomeUnknownError(`${request.method} ${url.host}${url.pathname} answered ${answer.statusCode}`);
       }
-      return { status: answer.statusCode, headers: flat, body: parse(text, flat['content-type']) };
+      const contentType = flat['content-type'];
+      const parsed = parse(text, contentType);
+      if (contentType?.includes('json') && typeof parsed === 'string' && text.trim() !== '') {
+        throw new ProviderOutcomeUnknownError(`${request.method} ${url.host}${url.pathname} answered ${answer.statusCode} with JSON that does not parse`);
+      }
+      return { status: answer.statusCode, headers: flat, body: parsed };
     },
     close: () => agent.close(),
   };
@@ -112,6 +129,15 @@ function parse(text: string, contentType: string | undefined): unknown {
     }
   }
   return text;
+}
+
+const NOTHING_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_HAS_EXPIRED']);
+
+/** A failure known to have happened before the request left: the connection was never made. */
+function nothingSent(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code ?? ((error.cause as { code?: string } | undefined)?.code);
+  return code !== undefined && NOTHING_SENT_CODES.has(code);
 }
 
 function describe(error: unknown): string {
