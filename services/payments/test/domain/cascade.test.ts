@@ -18,7 +18,7 @@ const soft = (overrides: Partial<CascadeInput> = {}): CascadeInput => ({
 
 describe('cascade: classification by decision', () => {
   it.each([
-    [{ kind: 'timeout' } as const, 'technical'],
+    [{ kind: 'unknown' } as const, 'unknown'],
     [{ kind: 'unavailable' } as const, 'technical'],
     [{ kind: 'declined', declinedCode: 'generic', decision: 'retry_other_provider' } as const, 'soft_decline'],
     [{ kind: 'declined', declinedCode: 'generic', decision: 'do_not_retry' } as const, 'final'],

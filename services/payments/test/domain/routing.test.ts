@@ -88,7 +88,7 @@ describe('routing: flow rules', () => {
 
 describe('routing: failover classification', () => {
   it.each([
-    [{ kind: 'timeout' } as const, 'technical'],
+    [{ kind: 'unknown' } as const, 'unknown'],
     [{ kind: 'unavailable' } as const, 'technical'],
     [{ kind: 'declined', declinedCode: 'try_again' } as const, 'soft_decline'],
     [{ kind: 'declined', declinedCode: 'issuer_not_available' } as const, 'soft_decline'],
@@ -103,7 +103,7 @@ describe('routing: failover classification', () => {
   });
 
   it('fails a charge every provider failed technically with try_again, or the issuer code the last one gave', () => {
-    expect(declinedCodeAfterTechnicalFailures({ kind: 'timeout' })).toBe('try_again');
+    expect(declinedCodeAfterTechnicalFailures({ kind: 'unknown' })).toBe('try_again');
     expect(declinedCodeAfterTechnicalFailures({ kind: 'unavailable' })).toBe('try_again');
     expect(declinedCodeAfterTechnicalFailures({ kind: 'declined', declinedCode: 'try_again' })).toBe('try_again');
     expect(declinedCodeAfterTechnicalFailures({ kind: 'declined', declinedCode: 'issuer_not_available' })).toBe('issuer_not_available');

@@ -1,3 +1,4 @@
+import { ProviderUnavailableError } from '../../src/modules/connectors/domain/types';
 import { randomUUID } from 'node:crypto';
 import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
 import {
@@ -157,7 +158,7 @@ describe('CreateCharge: card outcomes and failover', () => {
     ]);
     const original = SandboxProvider.prototype.authorize;
     jest.spyOn(SandboxProvider.prototype, 'authorize').mockImplementation(function (this: SandboxProvider, request, call) {
-      if (call.idempotencyKey.endsWith(':authorization:1')) return Promise.reject(new Error('ECONNREFUSED'));
+      if (call.idempotencyKey.endsWith(':authorization:1')) return Promise.reject(new ProviderUnavailableError('ECONNREFUSED'));
       return original.call(this, request, call);
     });
     const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('4')));

@@ -18,9 +18,11 @@ afterAll(async () => {
   await running.stop();
 });
 
+const sandboxLookup = SandboxProvider.prototype.lookup;
+
 afterEach(() => {
   jest.restoreAllMocks();
-  delete (SandboxProvider.prototype as { lookup?: unknown }).lookup;
+  SandboxProvider.prototype.lookup = sandboxLookup;
 });
 
 const authorizations = <R extends { requestType: string }>(charge: { transactionRequests: R[] }): R[] =>
@@ -40,8 +42,7 @@ function lostAtFirst(found: (key: string) => Promise<LookupResult>) {
     if (call.idempotencyKey.endsWith(':authorization:1')) return Promise.reject(new ProviderOutcomeUnknownError('POST sandbox/sales answered 500'));
     return original.call(this, request, call);
   });
-  const lookup = jest.fn((_request: unknown, call: { idempotencyKey: string }) => found(call.idempotencyKey));
-  (SandboxProvider.prototype as { lookup?: unknown }).lookup = lookup;
+  const lookup = jest.spyOn(SandboxProvider.prototype, 'lookup').mockImplementation((_request, call) => found(call.idempotencyKey));
   return { authorize, lookup };
 }
 
@@ -87,10 +88,19 @@ describe('an authorization whose outcome is unknown', () => {
     expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['processing']);
   });
 
+  it('fails over the SANDBOX card ending 6 (no sale made: its lookup finds none)', async () => {
+    const clientId = randomUUID();
+    const merchant = await merchantWith(clientId);
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('6')));
+    expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['failed', 'failed']);
+    expect(charge.status).toBe('failed');
+  });
+
   it('stops the cascade when the adapter has no lookup', async () => {
     const clientId = randomUUID();
     const merchant = await merchantWith(clientId);
     jest.spyOn(SandboxProvider.prototype, 'authorize').mockRejectedValue(new Error('socket hang up'));
+    (SandboxProvider.prototype as { lookup?: unknown }).lookup = undefined;
     const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('1')));
     expect(charge.status).toBe('pending');
     expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['processing']);

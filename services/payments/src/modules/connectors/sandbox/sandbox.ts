@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { LookupRequest, LookupResult } from '../domain/types';
 import type { DeclinedCode } from '../../charges/domain/charge';
 import { boletoDocuments, pixPayload } from './sandboxDocuments';
 import { SANDBOX_DECLINES } from './declineTable';
@@ -106,6 +107,16 @@ export class SandboxProvider implements PaymentProvider {
 
   authorize(request: AuthorizeRequest, call: ProviderCall): Promise<AuthorizeResult> {
     return this.once(call, () => this.decideAuthorization(request, call));
+  }
+
+  /**
+   * SANDBOX knows its own authorizations by the key they were sent with: one it answered is found with that answer;
+   * a card ending 6 (and the half of those ending 8 that hang) never makes a sale, so it is not found and the charge
+   * moves on as before.
+   */
+  lookup(_request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    if (!this.answers.has(call.idempotencyKey)) return Promise.resolve({ found: false });
+    return Promise.resolve({ found: true, result: this.answers.get(call.idempotencyKey) as AuthorizeResult });
   }
 
   capture(request: OperationRequest, call: ProviderCall): Promise<OperationResult> {
