@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxProvider } from '../../src/modules/connectors/sandbox/sandbox';
-import { ProviderOutcomeUnknownError, type AuthorizeResult, type LookupResult } from '../../src/modules/connectors/domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError, type AuthorizeResult, type LookupResult } from '../../src/modules/connectors/domain/types';
 import { cardCharge, cardNumberEnding, createMerchant, providerIdOf, startCharges, type RunningCharges } from '../support/charges';
 
 /**
@@ -104,5 +104,26 @@ describe('an authorization whose outcome is unknown', () => {
     const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('1')));
     expect(charge.status).toBe('pending');
     expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['processing']);
+  });
+});
+
+describe('a charge\'s time budget', () => {
+  it('asks no provider once CHARGE_TIME_BUDGET_MS (12 s) is spent, on the injected clock', async () => {
+    const clientId = randomUUID();
+    const merchant = await createMerchant(running.client, clientId, [
+      { name: 'first', priority: 1 },
+      { name: 'second', priority: 2 },
+      { name: 'third', priority: 3 },
+    ]);
+    running.clock.set(new Date('2026-03-01T12:00:00Z'));
+    // Each provider takes 7 s of the charge's time and was unreachable: the third would start past the budget.
+    const authorize = jest.spyOn(SandboxProvider.prototype, 'authorize').mockImplementation(() => {
+      running.clock.advance(7000);
+      return Promise.reject(new ProviderUnavailableError('ECONNREFUSED'));
+    });
+    const charge = await running.client.createCharge(cardCharge(clientId, merchant.id, cardNumberEnding('1')));
+    expect(authorize).toHaveBeenCalledTimes(2);
+    expect(charge.status).toBe('failed');
+    expect(authorizations(charge).map((r) => r.requestStatus)).toEqual(['failed', 'failed']);
   });
 });
