@@ -11,8 +11,8 @@ import { rateLimitsOf, type RateLimitKey } from './http/rateLimit';
 import { requestId } from './http/requestId';
 import { mountRoutes, unmatched, type RouteDefinition } from './http/route';
 import { docsRouter } from './openapi/docs';
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
-import { openApiRoutes } from './openapi/routes';
+import { buildOpenApiDocument, ADMIN_INFO_TITLE, isAdminRoute, type OpenApiDocument } from './openapi/document';
+import { adminOpenApiRoutes, openApiRoutes } from './openapi/routes';
 import { auditLog } from './routes/admin/audit';
 import { adminRoutes } from './routes/admin/routes';
 import { authRoutes } from './routes/auth/routes';
@@ -50,6 +50,11 @@ export interface AppDependencies {
   clock?: Clock;
 }
 
+/** The admin listener's routes: the admin API and its own OpenAPI document. */
+function adminPlaneRoutes(clients: Pick<GatewayClients, 'settings'>, document: () => OpenApiDocument): RouteDefinition[] {
+  return [...adminOpenApiRoutes(document), ...adminRoutes(clients)];
+}
+
 /**
  * Every route of the gateway, in the order express tries them. Building them calls no upstream: the OpenAPI
  * document is written from this table at build time with clients that are never called.
@@ -58,7 +63,7 @@ export function gatewayRoutes(clients: GatewayClients, config: Pick<AppConfig, '
   return [
     ...healthRoutes(clients),
     ...openApiRoutes(document),
-    ...adminRoutes(clients),
+    ...adminPlaneRoutes(clients, document),
     ...authRoutes(clients),
     ...customerRoutes(clients),
     ...settingsRoutes({ settings: clients.settings, publicUrl: config.PUBLIC_URL }),
@@ -110,8 +115,9 @@ function baseApp(config: Pick<AppConfig, 'TRUST_PROXY'>, log: Logger): Express {
  */
 export function createApp({ clients, config, log, clock }: AppDependencies): Express {
   const routes = gatewayRoutes(clients, config, () => document);
-  const document = buildOpenApiDocument(routes, { publicUrl: config.PUBLIC_URL });
-  const served = routes.filter((route) => route.resource !== 'admin');
+  const served = routes.filter((route) => !isAdminRoute(route));
+  // The public listener's document lists what it serves: the admin routes are in the admin listener's own.
+  const document = buildOpenApiDocument(served, { publicUrl: config.PUBLIC_URL });
 
   const app = baseApp(config, log);
   const rateLimits = rateLimitsOf(config);
@@ -136,8 +142,10 @@ const noClients: Authenticator = { authenticate: () => Promise.reject(errors.una
  * and every request gets an audit line (which token, what, from where, the answer), never the token.
  */
 export function createAdminApp({ clients, config, log }: { clients: Pick<GatewayClients, 'settings'>; config: AdminAppConfig; log: Logger }): Express {
-  const routes = adminRoutes(clients);
+  const routes = adminPlaneRoutes(clients, () => document);
+  const document = buildOpenApiDocument(routes, { admin: true });
   const app = baseApp(config, log);
+  app.use('/docs', docsRouter({ documentUrl: '/admin/v1/openapi.json', title: ADMIN_INFO_TITLE }));
   app.use(auditLog(log, routes));
   mountRoutes(app, routes, { authenticator: noClients, adminTokens: config.ADMIN_TOKENS, bodyLimit: config.BODY_LIMIT, rateLimits: rateLimitsOf(config) });
   app.use(unmatched(routes));

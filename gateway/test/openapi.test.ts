@@ -40,6 +40,9 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.components.securitySchemes).toEqual({
       ClientId: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Client-Id' }),
       ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
+    });
+    const admin = await request(gw.admin).get('/admin/v1/openapi.json');
+    expect(admin.body.components.securitySchemes).toEqual({
       AdminToken: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Admin-Token' }),
     });
     const envelope = res.body.components.schemas.Error;
@@ -52,7 +55,11 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents every route express serves, on the public listener or the admin one, and nothing else', async () => {
     const gw = buildGateway();
-    const paths = (await request(gw.app).get('/v1/openapi.json')).body.paths as Paths;
+    // Each listener's document lists what that listener serves: the public one, and the admin one its own.
+    const paths = {
+      ...((await request(gw.app).get('/v1/openapi.json')).body.paths as Paths),
+      ...((await request(gw.admin).get('/admin/v1/openapi.json')).body.paths as Paths),
+    };
     const served = [...expressRoutes(gw.app), ...expressRoutes(gw.admin)];
     expect(served.length).toBeGreaterThanOrEqual(43);
     for (const { method, path } of served) {
@@ -64,7 +71,10 @@ describe('GET /v1/openapi.json', () => {
 
   it('declares every path parameter, the security of each kind of route, and the envelope on error statuses', async () => {
     const gw = buildGateway();
-    const paths = (await request(gw.app).get('/v1/openapi.json')).body.paths as Paths;
+    const paths = {
+      ...((await request(gw.app).get('/v1/openapi.json')).body.paths as Paths),
+      ...((await request(gw.admin).get('/admin/v1/openapi.json')).body.paths as Paths),
+    };
     for (const [path, ops] of Object.entries(paths)) {
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const op of Object.values(ops)) {
@@ -289,10 +299,19 @@ describe('the document for client generators', () => {
     expect(Object.values(responses.examples).map((e) => e.value.status).sort()).toEqual(['failed', 'pre_authorized']);
   });
 
-  it('is the served document with a templated server, since no one deployment owns it', async () => {
-    const generated = generatorDocument() as unknown as { servers: Array<{ url: string; variables?: Record<string, { default: string }> }> };
+  it('is the served document with a templated server, since no one deployment owns it, and the admin paths beside', async () => {
+    const generated = generatorDocument() as unknown as {
+      servers: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+      paths: Paths;
+      tags: Array<{ name: string }>;
+    };
     const document = (await request(buildGateway().app).get('/v1/openapi.json')).body;
-    expect({ ...generated, servers: [] }).toEqual({ ...document, servers: [] });
+    const publicPaths = Object.fromEntries(Object.entries(generated.paths).filter(([path]) => !path.startsWith('/admin')));
+    // The served document is the generators' one without the admin listener's paths (and their schemas and tag).
+    expect(publicPaths).toEqual(document.paths);
+    expect(generated.info).toEqual(document.info);
+    expect(generated).toMatchObject({ components: document.components, tags: expect.arrayContaining(document.tags) });
+    expect(generated.tags.map((tag) => tag.name).filter((name) => !document.tags.some((tag: { name: string }) => tag.name === name))).toEqual(['Admin']);
     expect(generated.servers).toHaveLength(1);
     const server = generated.servers[0]!;
     const filled = server.url.replace(/\{(\w+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? '?');

@@ -4,11 +4,11 @@ import express, { type Router } from 'express';
 // Only these files of swagger-ui-dist are served; its own index.html points at a demo API.
 const ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png', 'favicon-16x16.png'];
 
-const PAGE = `<!DOCTYPE html>
+const page = (title: string) => `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
-    <title>Payments Platform API</title>
+    <title>${title}</title>
     <link rel="stylesheet" type="text/css" href="/docs/swagger-ui.css">
     <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
     <link rel="icon" type="image/png" href="/docs/favicon-16x16.png" sizes="16x16">
@@ -23,9 +23,9 @@ const PAGE = `<!DOCTYPE html>
 `;
 
 // validatorUrl null: the default badge calls an external validator, and the page must work offline.
-const INIT = `window.onload = function () {
+const init = (documentUrl: string) => `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: '/v1/openapi.json',
+    url: '${documentUrl}',
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
@@ -35,15 +35,28 @@ const INIT = `window.onload = function () {
 };
 `;
 
-/** The docs page, served from swagger-ui-dist's own files (no CDN). Mount at /docs. */
-export function docsRouter(): Router {
+export interface DocsPage {
+  /** The document the page shows (a path on the same listener): `/v1/openapi.json`, or the admin listener's own. */
+  documentUrl: string;
+  title: string;
+}
+
+const PUBLIC_DOCS: DocsPage = { documentUrl: '/v1/openapi.json', title: 'Payments Platform API' };
+
+/**
+ * The docs page, served from swagger-ui-dist's own files (no CDN). Mount at /docs. Each listener serves its own
+ * document there, so Try-it-out calls the listener whose routes the page lists.
+ */
+export function docsRouter(docs: DocsPage = PUBLIC_DOCS): Router {
+  const html = page(docs.title);
+  const script = init(docs.documentUrl);
   const dir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const router = express.Router();
   router.get('/', (_req, res) => {
-    res.type('html').set('Cache-Control', 'no-cache').send(PAGE);
+    res.type('html').set('Cache-Control', 'no-cache').send(html);
   });
   router.get('/init.js', (_req, res) => {
-    res.type('application/javascript').set('Cache-Control', 'no-cache').send(INIT);
+    res.type('application/javascript').set('Cache-Control', 'no-cache').send(script);
   });
   for (const asset of ASSETS) {
     router.get(`/${asset}`, (_req, res, next) => {

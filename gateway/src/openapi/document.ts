@@ -209,9 +209,19 @@ export interface DocumentOptions {
    * variables a reader fills in with their gateway's address.
    */
   publicUrl?: string;
+  /**
+   * The document the admin listener serves (ADMIN_PORT): only its routes, its server the listener that served it
+   * (a relative URL, so the docs page there calls the address it was opened on, a port-forward's too).
+   */
+  admin?: boolean;
 }
 
 type ServerObject = NonNullable<Parameters<OpenApiGeneratorV31['generateDocument']>[0]['servers']>[number];
+
+/** A route of the admin listener (ADMIN_PORT): the admin API and its own document. The public listener answers them 404. */
+export function isAdminRoute(route: Pick<RouteDefinition, 'resource' | 'path'>): boolean {
+  return route.resource === 'admin' || route.path === '/admin' || route.path.startsWith('/admin/');
+}
 
 function serversOf(publicUrl: string | undefined): ServerObject[] {
   if (publicUrl) return [{ url: publicUrl, description: 'This gateway (its PUBLIC_URL)' }];
@@ -227,6 +237,24 @@ function serversOf(publicUrl: string | undefined): ServerObject[] {
   ];
 }
 
+/** The admin listener, where the admin routes answer (the public one answers them 404): a path's own servers in the document for client generators. */
+const ADMIN_LISTENER_TEMPLATE: ServerObject = {
+  url: '{scheme}://{host}',
+  description: "The gateway's admin listener (ADMIN_PORT), never its public address: `npm start` serves it at http://localhost:8081.",
+  variables: {
+    scheme: { enum: ['https', 'http'], default: 'http', description: 'as the operator serves the admin listener' },
+    host: { default: 'localhost:8081', description: "Host and port of the gateway's admin listener (ADMIN_PORT), or of a port-forward to it" },
+  },
+};
+
+/** The admin document's server: the listener that served it. */
+const ADMIN_LISTENER_SELF: ServerObject = {
+  url: '/',
+  description: 'This admin listener (ADMIN_PORT), where the document was read',
+};
+
+export const ADMIN_INFO_TITLE = 'Payments Platform admin API';
+
 export const API_INFO = {
   title: 'Payments Platform API',
   version: '0.5.0',
@@ -236,39 +264,61 @@ export const API_INFO = {
     'simulates every capability: sandbox clients take test payments with the test cards of the examples.\n\n' +
     'Every /v1 route needs X-Client-Id and X-Api-Key unless marked otherwise. Errors share one envelope: ' +
     '`{"error": {type, code, message, key?, businessCode?, declinedCode?, details?}}` where code is the HTTP status. ' +
-    'A POST with X-Idempotency-Key is safe to retry.',
+    'A POST with X-Idempotency-Key is safe to retry.\n\n' +
+    'The admin API (`/admin/v1`, X-Admin-Token) is served on the admin listener (ADMIN_PORT, 8081 under `npm start`), ' +
+    'never on this address: its own document and docs page are at `/admin/v1/openapi.json` and `/docs` there.',
   license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
   contact: { name: 'Payments Platform maintainers' },
 };
 
-/** The OpenAPI 3.1 document of the route table, built from the same zod schemas the routes validate with. */
+const ADMIN_DESCRIPTION =
+  "The operator's API of the payments platform: client accounts and their secret API keys. It is served on the gateway's " +
+  'admin listener (ADMIN_PORT) only, every route with X-Admin-Token (one of ADMIN_TOKENS). The public API and its ' +
+  "document are on the gateway's public address (`/docs` there).";
+
+/**
+ * The OpenAPI 3.1 document of a route table, built from the same zod schemas the routes validate with. The public
+ * listener serves the public routes' document, the admin listener its own (`admin: true`); the document for client
+ * generators has both, each admin path with the admin listener as its server.
+ */
 export function buildOpenApiDocument(routes: readonly RouteDefinition[], options: DocumentOptions = {}): OpenApiDocument {
   checkOperationIds(routes);
   const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'ClientId', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Client-Id',
-    description: 'The client account id',
-  });
-  registry.registerComponent('securitySchemes', 'ApiKey', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Api-Key',
-    description: 'A secret API key, or a public key from POST /v1/auth limited to its scopes',
-  });
-  registry.registerComponent('securitySchemes', 'AdminToken', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Admin-Token',
-    description: 'Operator token for /admin routes',
-  });
+  if (!options.admin) {
+    registry.registerComponent('securitySchemes', 'ClientId', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Client-Id',
+      description: 'The client account id',
+    });
+    registry.registerComponent('securitySchemes', 'ApiKey', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Api-Key',
+      description: 'A secret API key, or a public key from POST /v1/auth limited to its scopes',
+    });
+  }
+  if (options.admin || routes.some(isAdminRoute)) {
+    registry.registerComponent('securitySchemes', 'AdminToken', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Admin-Token',
+      description: 'Operator token for /admin routes',
+    });
+  }
   registry.register('Error', ErrorEnvelope);
   registerRoutes(registry, routes);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
-    info: API_INFO,
-    servers: serversOf(options.publicUrl),
+    info: options.admin ? { ...API_INFO, title: ADMIN_INFO_TITLE, description: ADMIN_DESCRIPTION } : API_INFO,
+    servers: options.admin ? [ADMIN_LISTENER_SELF] : serversOf(options.publicUrl),
     tags: tagsOf(routes),
   });
+  if (!options.admin) {
+    for (const route of routes) {
+      const item = document.paths?.[route.path];
+      if (item && isAdminRoute(route)) item.servers = [ADMIN_LISTENER_TEMPLATE];
+    }
+  }
+  return document;
 }
