@@ -8,9 +8,9 @@ import { loadSession, viewOf, type SessionView } from './sessionView';
 
 export async function cancelSession(deps: SessionDeps, input: { clientId: string; id: string }): Promise<SessionView> {
   const clientId = requireClientId(input.clientId);
-  const now = deps.clock.now();
   const canceled = await withTransaction(deps.pool, async (tx) => {
     const session = await loadSession(deps, tx, clientId, input.id, true);
+    const now = deps.clock.now();
     const status = nextStatus(session.status, 'cancel');
     if (!status) throw errors.businessRule('session_not_cancelable', `A ${session.status} session cannot be canceled`);
     const next: Session = { ...session, status, isActive: false, updatedAt: now };

@@ -137,9 +137,9 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
       if (!(error instanceof AppError && error.kind === 'conflict')) await answerLost(deps, clientId, session.id, attempt.id);
       throw error;
     }
-    const now = deps.clock.now();
     await withTransaction(deps.pool, async (tx) => {
       const current = await loadSession(deps, tx, clientId, session.id, true);
+      const now = deps.clock.now(); // read under the session's lock: its history is written in the order of time
       // A retry of an attempt already settled (or given back) has no place to give back.
       if (!(await deps.store.takeAttemptPlace(tx, clientId, attempt.id, now))) return;
       // No charge exists: the response has no charge id (and neither has the history item).
@@ -154,9 +154,9 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
     throw error;
   }
 
-  const now = deps.clock.now();
   await withTransaction(deps.pool, async (tx) => {
     const current = await loadSession(deps, tx, clientId, session.id, true);
+    const now = deps.clock.now();
     const heldPlace = await deps.store.takeAttemptPlace(tx, clientId, attempt.id, now);
     const answered: ChargeHold = PAID_STATUSES.has(charge.status) ? 'paid' : charge.status === 'pending' ? 'pending' : 'released';
     // The event's outcome when it came first (a Pix paid before its answer was back).
@@ -195,9 +195,9 @@ async function requireTokenOfSession(deps: SessionDeps, clientId: string, sessio
  * counted with its place at once (the charge it may have made), and counted now when that outcome came first.
  */
 async function answerLost(deps: SessionDeps, clientId: string, sessionId: string, attemptId: string): Promise<void> {
-  const now = deps.clock.now();
   await withTransaction(deps.pool, async (tx) => {
     const current = await loadSession(deps, tx, clientId, sessionId, true);
+    const now = deps.clock.now();
     if (!(await deps.store.markAnswerLost(tx, clientId, attemptId, now))) return;
     await countLostOutcome(deps, tx, current, now);
   }).catch((error: unknown) => {

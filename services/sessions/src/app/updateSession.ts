@@ -21,9 +21,9 @@ async function wasExpiredByDueDate(deps: SessionDeps, tx: Queryable, session: Se
 
 export async function updateSession(deps: SessionDeps, input: { clientId: string; id: string; update: SessionUpdate }): Promise<SessionView> {
   const clientId = requireClientId(input.clientId);
-  const now = deps.clock.now();
   const updated = await withTransaction(deps.pool, async (tx) => {
     const session = await loadSession(deps, tx, clientId, input.id, true);
+    const now = deps.clock.now();
     const { next, changes } = applyUpdate(session, input.update, now, { expiredByDueDate: await wasExpiredByDueDate(deps, tx, session, input.update) });
     if (Object.keys(changes).length === 0) return session;
     await deps.store.update(tx, next);

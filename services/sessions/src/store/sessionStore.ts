@@ -457,7 +457,7 @@ export function createSessionStore(): SessionStore {
         created_at: Date;
       }>(
         `SELECT id, session_id, client_id, merchant_id, status, action, actions, diff, created_at FROM session_history
-         WHERE client_id = $1 AND session_id = $2 ORDER BY seq DESC`,
+         WHERE client_id = $1 AND session_id = $2 ORDER BY created_at DESC, seq DESC`,
         [clientId, sessionId],
       );
       return rows.map((r) => ({

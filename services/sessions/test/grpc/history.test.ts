@@ -257,4 +257,46 @@ describe('session history', () => {
     expect(items[0]!.diff).toMatchObject({ chargeId: charge.id, reason: 'charge_voided', changes: { status: { from: 'paid', to: 'voided' }, response: { to: { chargeId: charge.id, status: 'voided' } } } });
     expect((await failureOf(running.client.updateSession({ clientId, id: session.id, isActive: true }))).businessCode).toBe('session_disabled');
   });
+  it('is newest first by time, then by the order of writing: items of the same instant keep one order', async () => {
+    const clientId = randomUUID();
+    const session = await newSession(clientId, { maxPayments: -1 });
+    // Two buyers' answers read the clock before one of them takes the session's lock: the item written later may
+    // carry the earlier time (as a burst wrote …01.526, …01.526, …01.523, …01.524).
+    const base = clock.now().getTime() + 60_000;
+    const written = [526, 526, 523, 524].map((ms, n) => ({ ms, action: 'paymentSucceeded', n }));
+    for (const w of written) {
+      await deps.store.addHistory(deps.pool, {
+        id: randomUUID(),
+        sessionId: session.id,
+        clientId,
+        merchantId: session.merchantId,
+        status: 'created',
+        action: w.action,
+        actions: [w.action],
+        diff: { n: w.n },
+        dedupeKey: `order-${w.n}`,
+        createdAt: new Date(base + w.ms),
+      });
+    }
+    // The clock stands still: three changes of the same instant.
+    const still = new Date(base + 1_000);
+    clock.set(still);
+    for (const isActive of [false, true, false]) await running.client.updateSession({ clientId, id: session.id, isActive });
+
+    const expected = [
+      ['isActiveChanged', still.getTime()],
+      ['isActiveChanged', still.getTime()],
+      ['isActiveChanged', still.getTime()],
+      ['paymentSucceeded', base + 526, 1],
+      ['paymentSucceeded', base + 526, 0],
+      ['paymentSucceeded', base + 524, 3],
+      ['paymentSucceeded', base + 523, 2],
+    ];
+    for (let read = 0; read < 3; read++) {
+      const items = (await history(clientId, session.id)).slice(0, expected.length);
+      expect(items.map((h) => [h.action, h.createdAt?.getTime(), ...(typeof h.diff?.n === 'number' ? [h.diff.n] : [])])).toEqual(expected);
+      // The three changes of the same instant, newest first: the last one (inactive) on top.
+      expect(items.slice(0, 3).map((h) => h.diff?.changes?.isActive?.to)).toEqual([false, true, false]);
+    }
+  });
 });
