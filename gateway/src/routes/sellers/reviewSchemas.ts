@@ -26,8 +26,8 @@ const raw = z.array(z.string().min(1, 'must not be empty').max(200), { error: 'm
 
 const opening = {
   reviewType: z.enum(REVIEW_TYPE_VALUES, { error: 'must be acp or aci' }),
-  deadlineAt: dateTime.openapi({ description: 'In the future' }),
-  expiresAt: dateTime.optional().openapi({ description: 'After deadlineAt; deadlineAt + 5 days when absent' }),
+  deadlineAt: dateTime.openapi({ description: 'When the seller must answer; a past one opens the process overdue at once' }),
+  expiresAt: dateTime.optional().openapi({ description: 'Not before deadlineAt and in the future (seconds ahead shows the expiry soon); deadlineAt + 5 days when absent' }),
   raw: raw.optional().openapi({ description: 'The provider field list; absent: requestedFieldsPending' }),
 };
 

@@ -2,14 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { sellers as contracts } from '@platform/contracts';
 import { errors, requireClientId, withIdempotency } from '@platform/kit';
 import { onlyDigits } from '../domain/documents';
-import { defaultExpiry, openingDatesProblems, REVIEW_TYPES, type Review, type ReviewType } from '../domain/review';
+import { defaultExpiry, openingDatesProblems, openingStatus, REVIEW_TYPES, type Review, type ReviewType } from '../domain/review';
 import { sellerDocuments, type Seller } from '../domain/seller';
 import { translateRawFields } from '../domain/vocabulary';
 import { recordReviewEvent, REVIEW_EVENTS } from '../events/reviewEvents';
 import type { SellerDeps } from './deps';
 import { parseRaw, saveReview, scheduleDeadlines, reviewCodec, REVIEW_OPERATIONS } from './reviewChanges';
 
-/** The provider opens a process, for a seller or for a document (unmatched when no seller of the client has it). */
+/**
+ * The provider opens a process, for a seller or for a document (unmatched when no seller of the client has it). A
+ * process opened past its deadline is `overdue` at once (its `overdue` event follows `opened`); its expiry is still
+ * the durable job's, at `expiresAt`.
+ */
 export async function openReview(deps: SellerDeps, request: contracts.OpenRegistrationReviewRequest, idempotencyKey?: string): Promise<Review> {
   const clientId = requireClientId(request.clientId);
   if (!(REVIEW_TYPES as readonly string[]).includes(request.reviewType)) {
@@ -43,7 +47,7 @@ export async function openReview(deps: SellerDeps, request: contracts.OpenRegist
       provider: link?.providerType ?? 'SANDBOX',
       providerId: link?.providerId ?? null,
       reviewType: request.reviewType as ReviewType,
-      status: seller ? 'pending' : 'unmatched',
+      status: openingStatus(seller !== null, deadlineAt, now),
       deadlineAt,
       expiresAt,
       raw,
@@ -55,6 +59,7 @@ export async function openReview(deps: SellerDeps, request: contracts.OpenRegist
     };
     const saved = await saveReview(deps, tx, review, REVIEW_EVENTS.opened, true);
     if (raw) await recordReviewEvent(tx, REVIEW_EVENTS.fieldsRequested, saved, deps.clock);
+    if (saved.status === 'overdue') await recordReviewEvent(tx, REVIEW_EVENTS.overdue, saved, deps.clock);
     await scheduleDeadlines(tx, saved);
     return saved;
   });

@@ -71,17 +71,34 @@ export function defaultExpiry(deadlineAt: Date): Date {
 }
 
 /**
- * The instants a provider opens a process with, against the service's clock: the deadline ahead of now, the expiry
- * (when given) not before it, both within the range the gateway takes. One detail per bad field.
+ * The instants a provider opens a process with, against the service's clock: both within the range the gateway takes,
+ * the expiry (when given) not before the deadline, and the expiry (given, or the default after the deadline) ahead of
+ * now. The deadline itself may be past: the process then opens `overdue`, as a provider opens one it is late with
+ * (and as the sandbox shows `overdue`, then `expired`, without waiting days). One detail per bad field.
  */
 export function openingDatesProblems(deadlineAt: Date, expiresAt: Date | undefined, now: Date): FieldViolation[] {
   const problems: FieldViolation[] = [];
-  if (!isInstantInRange(deadlineAt)) problems.push({ field: 'deadlineAt', message: DATE_TIME_RANGE_MESSAGE });
-  else if (deadlineAt.getTime() <= now.getTime()) problems.push({ field: 'deadlineAt', message: 'must be in the future' });
-  if (expiresAt === undefined) return problems;
+  if (!isInstantInRange(deadlineAt)) {
+    problems.push({ field: 'deadlineAt', message: DATE_TIME_RANGE_MESSAGE });
+    if (expiresAt !== undefined && !isInstantInRange(expiresAt)) problems.push({ field: 'expiresAt', message: DATE_TIME_RANGE_MESSAGE });
+    return problems;
+  }
+  if (expiresAt === undefined) {
+    if (defaultExpiry(deadlineAt).getTime() <= now.getTime()) {
+      problems.push({ field: 'deadlineAt', message: 'must be less than 5 days ago when expiresAt is not given (the process would open expired)' });
+    }
+    return problems;
+  }
   if (!isInstantInRange(expiresAt)) problems.push({ field: 'expiresAt', message: DATE_TIME_RANGE_MESSAGE });
   else if (expiresAt.getTime() < deadlineAt.getTime()) problems.push({ field: 'expiresAt', message: 'must not be before deadlineAt' });
+  else if (expiresAt.getTime() <= now.getTime()) problems.push({ field: 'expiresAt', message: 'must be in the future (a process opens overdue at most, never expired)' });
   return problems;
+}
+
+/** The status a process opens in: `unmatched` without a seller, `overdue` when its deadline is already past. */
+export function openingStatus(hasSeller: boolean, deadlineAt: Date, now: Date): ReviewStatus {
+  if (!hasSeller) return 'unmatched';
+  return deadlineAt.getTime() <= now.getTime() ? 'overdue' : 'pending';
 }
 
 /** What is wrong with the value of a `date` field that matched its pattern: no calendar date, or out of range. */

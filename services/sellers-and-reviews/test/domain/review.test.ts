@@ -97,9 +97,15 @@ describe('dates of a submission', () => {
 describe('dates of an opening', () => {
   const at = (iso: string) => new Date(iso);
 
-  it('wants the deadline in the future by the clock, and both instants within the range the gateway takes', () => {
-    expect(openingDatesProblems(at('2026-05-01T11:59:59.999Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be in the future' }]);
-    expect(openingDatesProblems(at('2000-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be in the future' }]);
+  it('takes a deadline already past (the process opens overdue) but never an expiry past by the clock, and both instants within the range the gateway takes', () => {
+    expect(openingDatesProblems(at('2026-05-01T11:59:59.999Z'), undefined, NOW)).toEqual([]);
+    expect(openingDatesProblems(at('2026-04-20T00:00:00Z'), at('2026-05-01T12:00:30Z'), NOW)).toEqual([]);
+    expect(openingDatesProblems(at('2000-01-01T00:00:00Z'), undefined, NOW)).toEqual([
+      { field: 'deadlineAt', message: 'must be less than 5 days ago when expiresAt is not given (the process would open expired)' },
+    ]);
+    expect(openingDatesProblems(at('2026-04-20T00:00:00Z'), at('2026-05-01T12:00:00Z'), NOW)).toEqual([
+      { field: 'expiresAt', message: 'must be in the future (a process opens overdue at most, never expired)' },
+    ]);
     expect(openingDatesProblems(at('0001-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be an instant from 1970-01-01 to 2099-12-31' }]);
     expect(openingDatesProblems(at('2999-01-01T00:00:00Z'), undefined, NOW)).toEqual([{ field: 'deadlineAt', message: 'must be an instant from 1970-01-01 to 2099-12-31' }]);
     expect(openingDatesProblems(at('2026-05-04T00:00:00Z'), at('2999-01-01T00:00:00Z'), NOW)).toEqual([

@@ -44,17 +44,18 @@ describe('dates and ranges the gateway refuses, refused too when sellers is call
     expect(fieldsOf(patch)).toEqual(['owner.birthdate']);
   });
 
-  it('refuses a registration review whose deadline is already past by the clock, or out of range', async () => {
+  it('refuses a registration review that would open expired by the clock, or whose instants are out of range', async () => {
     const clientId = randomUUID();
     const seller = await running.client.createSeller({ clientId, seller: naturalPerson(running.merchants.add(clientId)) });
     const open = (deadlineAt: Date, expiresAt?: Date) =>
       running.client.openRegistrationReview({ clientId, sellerId: seller.id, documentType: '', documentNumber: '', reviewType: 'acp', deadlineAt, expiresAt, rawGiven: false, raw: [] });
-    for (const deadlineAt of [new Date(clock.now().getTime() - 1), new Date('1900-01-01T00:00:00Z'), new Date('0001-01-01T00:00:00Z')]) {
+    for (const deadlineAt of [new Date('2026-04-20T00:00:00Z'), new Date('1900-01-01T00:00:00Z'), new Date('0001-01-01T00:00:00Z')]) {
       const error = await failureOf(open(deadlineAt));
       expect(error.kind).toBe('validation');
       expect(fieldsOf(error)).toEqual(['deadlineAt']);
     }
     expect(fieldsOf(await failureOf(open(new Date('2026-05-08T00:00:00Z'), new Date('2999-01-01T00:00:00Z'))))).toEqual(['expiresAt']);
+    expect(fieldsOf(await failureOf(open(new Date('2026-04-20T00:00:00Z'), new Date(clock.now().getTime()))))).toEqual(['expiresAt']);
     const { rows } = await running.pool.query('SELECT count(*)::int AS n FROM registration_reviews WHERE client_id = $1', [clientId]);
     expect(rows[0].n).toBe(0);
     expect((await open(new Date('2026-05-08T00:00:00Z'))).status).toBe('pending');
