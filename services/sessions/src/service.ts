@@ -2,6 +2,7 @@ import { payments, sellers, sessions } from '@platform/contracts';
 import { createPromiseClient, implement, JobRunner, migrationsDirOf, startConsumer, systemClock, type Clock, type ServiceDefinitionOptions } from '@platform/kit';
 import { DUE_DATE_JOB, STALE_PLACES_JOB, type PaymentsPort, type SellersPort, type SessionDeps } from './app/deps';
 import { createPaymentsPort } from './app/paymentsPort';
+import { PlaceQueue } from './app/placeQueue';
 import { createSellersPort } from './app/sellersPort';
 import { applyChargeEvent } from './app/applyChargeEvent';
 import { releaseStalePlaces } from './app/releaseStalePlaces';
@@ -11,8 +12,13 @@ import { chargeConsumer } from './events/chargeConsumer';
 import { createSessionHandlers } from './grpc/sessionHandlers';
 import { createSessionStore } from './store/sessionStore';
 
-/** Tests give fakes of payments and sellers and their own clock; production asks those services. */
-export function defineSessionsService(options: { payments?: PaymentsPort; sellers?: SellersPort; clock?: Clock } = {}): ServiceDefinitionOptions<typeof sessionsConfig> {
+/**
+ * Tests give fakes of payments and sellers, their own clock and the queue of buyers waiting for a place (to see
+ * them wait); production asks those services.
+ */
+export function defineSessionsService(
+  options: { payments?: PaymentsPort; sellers?: SellersPort; clock?: Clock; places?: PlaceQueue } = {},
+): ServiceDefinitionOptions<typeof sessionsConfig> {
   return {
     name: 'sessions',
     configSchema: sessionsConfig,
@@ -34,6 +40,7 @@ export function defineSessionsService(options: { payments?: PaymentsPort; seller
         sellers: options.sellers ?? createSellersPort(sellersClient!),
         keySecret: config.SESSIONS_KEY_SECRET,
         publicUrl: config.PUBLIC_URL,
+        places: options.places ?? new PlaceQueue(),
       };
       const jobs = new JobRunner({
         pool,

@@ -5,6 +5,7 @@ import { createTestDatabase, testNatsUrl } from '@platform/testkit';
 import type { PaymentsPort, SellersPort, SessionDeps } from '../src/app/deps';
 import type { FeeRule } from '../src/domain/session';
 import { applyChargeEvent } from '../src/app/applyChargeEvent';
+import { PlaceQueue } from '../src/app/placeQueue';
 import { defineSessionsService } from '../src/service';
 import { createSessionStore } from '../src/store/sessionStore';
 
@@ -26,7 +27,7 @@ export class FakePayments implements PaymentsPort {
    * Runs once a charge is made, before it is answered: a test delivers its event here (the event first), or throws
    * (the answer lost on its way back although the charge was made).
    */
-  afterCharge?: (charge: payments.Charge) => Promise<void>;
+  afterCharge?: (charge: payments.Charge, request: payments.CreateChargeRequest) => Promise<void>;
 
   /** Card tokens by id: the client's, and the session whose public key made each ('' for a client key). */
   readonly tokens = new Map<string, { clientId: string; sessionId: string }>();
@@ -73,7 +74,7 @@ export class FakePayments implements PaymentsPort {
     })();
     if (idempotencyKey) this.byKey.set(idempotencyKey, { request: JSON.stringify(request), made });
     const charge = await made;
-    await this.afterCharge?.(charge);
+    await this.afterCharge?.(charge, request);
     return charge;
   }
 
@@ -122,6 +123,8 @@ export interface RunningSessions {
   client: SessionsClient;
   payments: FakePayments;
   sellers: FakeSellers;
+  /** The service's queue of buyers waiting for a place. */
+  places: PlaceQueue;
   /** The service's own pool, for reading its tables. */
   pool: Pool;
   stop(): Promise<void>;
@@ -132,7 +135,8 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
   const databaseUrl = await createTestDatabase('sessions');
   const fake = new FakePayments();
   const sellers = new FakeSellers();
-  const service = await startService(defineSessionsService({ payments: fake, sellers, clock: options.clock }), {
+  const places = new PlaceQueue();
+  const service = await startService(defineSessionsService({ payments: fake, sellers, clock: options.clock, places }), {
     DATABASE_URL: databaseUrl,
     NATS_URL: testNatsUrl(),
     GRPC_HOST: '127.0.0.1',
@@ -152,6 +156,7 @@ export async function startSessions(options: { env?: NodeJS.ProcessEnv; clock?: 
     client,
     payments: fake,
     sellers,
+    places,
     pool: service.runtime.pool,
     stop: async () => {
       client.close();
@@ -174,6 +179,7 @@ export function depsOf(running: RunningSessions, clock: Clock): SessionDeps {
     sellers: running.sellers,
     keySecret: Buffer.from(TEST_KEY_SECRET, 'hex'),
     publicUrl: 'https://pay.example.test',
+    places: running.places,
   };
 }
 

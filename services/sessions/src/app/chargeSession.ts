@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { payments } from '@platform/contracts';
-import { AppError, errors, requireClientId, sleep, withTransaction } from '@platform/kit';
+import { AppError, errors, requireClientId, withTransaction } from '@platform/kit';
 import type { ChargeResponse } from '../domain/history';
 import { allowedMethod, buyerInstallments, checkBuyerSource, refusalOf, splitIsValid } from '../domain/session';
 import type { ChargeHold } from '../store/sessionStore';
@@ -44,11 +44,12 @@ export interface ChargeSessionInput {
 export const ATTEMPT_IN_FLIGHT_MS = 20_000;
 
 /**
- * How a buyer waits for the attempts in flight to free a place: a look every interval, at most this many times and
- * for at most `budgetMs` of real time (well within the gateway's deadline on the call, so that no place is taken for
- * a buyer who was already answered).
+ * How a buyer waits for the attempts in flight to free a place: in the session's queue of this process (woken at once
+ * when an attempt of this process settles, the longest-waiting buyer first), looking at the session every `pollMs`
+ * for places given back elsewhere, for at most `budgetMs` of real time: well within the gateway's deadline on the
+ * call, so that no place is taken for a buyer who was already answered. A buyer whose call is gone stops waiting.
  */
-export const PLACE_WAIT = { intervalMs: 100, looks: 100, budgetMs: 8_000 } as const;
+export const PLACE_WAIT = { pollMs: 250, budgetMs: 8_000 } as const;
 
 /**
  * A buyer pays the session. A place is reserved by one conditional statement before payments is asked (so many
@@ -61,7 +62,7 @@ export const PLACE_WAIT = { intervalMs: 100, looks: 100, budgetMs: 8_000 } as co
  * event links the charge first counts it; an attempt whose process died before the answer is given back its place
  * by the sweep, and its charge is counted from the event.
  */
-export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput, idempotencyKey?: string): Promise<payments.Charge> {
+export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput, idempotencyKey?: string, signal?: AbortSignal): Promise<payments.Charge> {
   const clientId = requireClientId(input.clientId);
   const session = await loadSession(deps, deps.pool, clientId, input.id);
   // A split a charge would refuse (stored before splits were checked as a charge's): no buyer can pay the link, and
@@ -84,24 +85,7 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
       if (error === noPlace) return null;
       throw error;
     });
-  const inFlight = () => deps.store.attemptsInFlight(deps.pool, clientId, session.id, new Date(deps.clock.now().getTime() - ATTEMPT_IN_FLIGHT_MS));
-  // Every place held: while some are held by attempts still waiting for their answer (a decline gives its place
-  // back, a payment keeps it), the buyer waits for them rather than being told the session is full.
-  const waitStarted = performance.now();
-  let attempt = await begin();
-  for (let look = 0; !attempt && look < PLACE_WAIT.looks && performance.now() - waitStarted < PLACE_WAIT.budgetMs && (await inFlight()) > 0; look++) {
-    await sleep(PLACE_WAIT.intervalMs);
-    attempt = await begin();
-  }
-  if (!attempt) {
-    const fresh = await loadSession(deps, deps.pool, clientId, session.id);
-    const refusal = refusalOf(fresh, deps.clock.now());
-    if (refusal && fresh.maxPayments !== null && refusal.code === 'multiple_payments_limit_reached' && (await inFlight()) > 0) {
-      throw errors.conflict('Payments of this session are in progress: try again in a moment', 'session_payments_in_progress');
-    }
-    const told = refusal ?? { code: 'session_disabled', message: 'The session takes no more payments' };
-    throw errors.businessRule(told.code, told.message);
-  }
+  const attempt = (await begin()) ?? (await waitForPlace(deps, clientId, session.id, begin, signal));
 
   let charge: payments.Charge;
   try {
@@ -151,6 +135,7 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
       };
       await settleReleased(deps, tx, current, response, 'paymentFailed', now);
     });
+    deps.places.released(session.id);
     throw error;
   }
 
@@ -168,8 +153,52 @@ export async function chargeSession(deps: SessionDeps, input: ChargeSessionInput
     }
     await countOutcome(deps, tx, current, state, responseOf(charge), now, heldPlace);
   });
+  // A declined answer gave its place back; a payment may have filled the session: the next buyer in line looks now.
+  deps.places.released(session.id);
   deps.outbox?.kick();
   return charge;
+}
+
+/**
+ * Every place is held: the buyer waits in the session's queue while attempts still waiting for their answer hold
+ * places (a decline gives its place back, a payment keeps it), and takes the first place given back. Refused with
+ * the session's own reason once no place is in doubt (full, or closed); told to try again in a moment (409) when
+ * places are still in doubt at the end of the wait. Each look reads the free place and the attempts in flight in one
+ * snapshot, so a place given back between two reads is never mistaken for a full session.
+ */
+async function waitForPlace(
+  deps: SessionDeps,
+  clientId: string,
+  sessionId: string,
+  begin: () => Promise<{ id: string; fresh: boolean } | null>,
+  signal: AbortSignal | undefined,
+): Promise<{ id: string; fresh: boolean }> {
+  const started = performance.now();
+  const spent = () => performance.now() - started >= PLACE_WAIT.budgetMs || signal?.aborted === true;
+  const ticket = deps.places.join(sessionId);
+  try {
+    for (;;) {
+      const state = await deps.store.placeState(deps.pool, clientId, sessionId, deps.clock.now(), new Date(deps.clock.now().getTime() - ATTEMPT_IN_FLIGHT_MS));
+      if (!state) throw errors.notFound('Session', sessionId);
+      if (state.free) {
+        const attempt = await begin();
+        if (attempt) return attempt;
+      } else if (state.inFlight === 0) {
+        const fresh = await loadSession(deps, deps.pool, clientId, sessionId);
+        const refusal = refusalOf(fresh, deps.clock.now());
+        if (refusal) throw errors.businessRule(refusal.code, refusal.message);
+        // A place given back since the look: the next look takes it.
+        if (!spent()) continue;
+      }
+      if (spent()) {
+        throw errors.conflict('Payments of this session are in progress: try again in a moment', 'session_payments_in_progress');
+      }
+      if (state.free) continue;
+      await ticket.wait(Math.max(1, Math.min(PLACE_WAIT.pollMs, PLACE_WAIT.budgetMs - (performance.now() - started))), signal);
+    }
+  } finally {
+    ticket.leave();
+  }
 }
 
 /**

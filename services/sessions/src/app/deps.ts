@@ -2,6 +2,7 @@ import type { payments } from '@platform/contracts';
 import type { Clock, Logger, Pool } from '@platform/kit';
 import type { FeeRule } from '../domain/session';
 import type { SessionStore } from '../store/sessionStore';
+import type { PlaceQueue } from './placeQueue';
 
 /** What sessions needs from payments: the merchant's platform fee, and the charge of a session. */
 export interface PaymentsPort {
@@ -30,6 +31,8 @@ export interface SessionDeps {
   publicUrl: string;
   /** Told after a change commits, so its event is relayed now rather than at the next poll. */
   outbox?: { kick(): void };
+  /** The buyers of each session waiting in this process for a place held by attempts in flight. */
+  places: PlaceQueue;
 }
 
 /** The job that disables a session when its due date passes. */

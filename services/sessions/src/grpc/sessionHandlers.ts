@@ -76,6 +76,7 @@ export function createSessionHandlers(deps: SessionDeps): Handlers<typeof sessio
           fraudAnalysis: r.fraudAnalysis,
         },
         ctx.idempotencyKey,
+        ctx.signal,
       ),
     getSessionHistory: async (r) => {
       const records = await sessionHistory(deps, r);

@@ -172,8 +172,11 @@ export interface SessionStore {
    * is counted with it. False when there is none.
    */
   takeLostPlace(db: Queryable, clientId: string, sessionId: string, now: Date): Promise<boolean>;
-  /** How many attempts begun after `since` hold a place of the session while they wait for their answer. */
-  attemptsInFlight(db: Queryable, clientId: string, sessionId: string, since: Date): Promise<number>;
+  /**
+   * In one snapshot: whether a place of the session is free now (what `reservePlace` would take), and how many
+   * attempts begun after `since` hold one while they wait for their answer. Null for no such session.
+   */
+  placeState(db: Queryable, clientId: string, sessionId: string, now: Date, since: Date): Promise<{ free: boolean; inFlight: number } | null>;
   /** Takes the places of attempts that began before `before` and still hold one, oldest first: their sessions. */
   takeStalePlaces(db: Queryable, before: Date, limit: number, now: Date): Promise<Array<{ clientId: string; sessionId: string }>>;
   /** Moves a charge from `from` to `to`; false when it was not in `from` (already settled by another path). */
@@ -398,13 +401,16 @@ export function createSessionStore(): SessionStore {
       return (rowCount ?? 0) > 0;
     },
 
-    async attemptsInFlight(db, clientId, sessionId, since) {
-      const { rows } = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM session_attempts
-         WHERE client_id = $1 AND session_id = $2 AND holds_place AND NOT answer_lost AND created_at > $3`,
-        [clientId, sessionId, since],
+    async placeState(db, clientId, sessionId, now, since) {
+      if (!isUuid(sessionId)) return null;
+      const { rows } = await db.query<{ free: boolean; in_flight: number }>(
+        `SELECT (is_active AND status = 'created' AND (due_date IS NULL OR due_date > $3) AND ${WITHIN_LIMIT}) AS free,
+                (SELECT count(*)::int FROM session_attempts
+                 WHERE client_id = $2 AND session_id = $1 AND holds_place AND NOT answer_lost AND created_at > $4) AS in_flight
+         FROM sessions WHERE id = $1 AND client_id = $2`,
+        [sessionId, clientId, now, since],
       );
-      return rows[0]?.n ?? 0;
+      return rows[0] ? { free: rows[0].free, inFlight: rows[0].in_flight } : null;
     },
 
     async takeStalePlaces(db, before, limit, now) {
