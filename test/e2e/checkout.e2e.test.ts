@@ -7,7 +7,8 @@ import { apiClient, createClient, startTestPlatform, type Credentials, type Test
 /**
  * The hosted checkout page in a real browser (Debian's chromium, driven by playwright-core) against the whole
  * platform: a buyer pays with a SANDBOX card and sees success; a declined card shows the decline; Pix shows its QR
- * code; the page refuses a card number that fails the Luhn check without calling anything. Screenshots are kept in
+ * code; a payment answered 409 while other buyers' payments hold the order's places is asked again by the page itself;
+ * the page refuses a card number that fails the Luhn check without calling anything. Screenshots are kept in
  * test/artifacts.
  */
 
@@ -146,6 +147,34 @@ describe('the hosted checkout page in headless Chromium', () => {
     await page.close();
     await again.page.close();
   }, 90_000);
+
+  it('asks again by itself, with the same key, when the payment is answered 409 while other payments of the order are in progress', async () => {
+    const session = await createSession({ maxPayments: 5, paymentMethods: [{ paymentType: 'credit', installments: 3 }] });
+    const { page } = await open(session.paymentLink);
+    const keys: string[] = [];
+    let held = 0;
+    // The first call meets every place held by other buyers' payments: 409, as the sessions service answers then.
+    await page.route('**/v1/sessions/*/charge', async (route) => {
+      keys.push(route.request().headers()['x-idempotency-key'] ?? '');
+      if (held > 0) return route.continue();
+      held += 1;
+      return route.fulfill({
+        status: 409,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 409, key: 'session_payments_in_progress', message: 'Payments of this session are in progress: try again in a moment' } }),
+      });
+    });
+    await typeCard(page, cardNumberEnding('00'));
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.locator('#result[data-outcome="approved"]').waitFor({ timeout: 15_000 });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/.{16,}/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await page.locator('#pay').getAttribute('data-retries')).toBe('1');
+    const paid = await api<Session & { multiplePayments: { paymentCount: number } }>('GET', `/v1/sessions/${session.id}`, { auth: client });
+    expect(paid.body.multiplePayments.paymentCount).toBe(1);
+    await page.close();
+  }, 60_000);
 
   it('checks the card number in the page: a number that fails the Luhn check is named and nothing is sent', async () => {
     const session = await createSession({});

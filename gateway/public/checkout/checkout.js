@@ -259,8 +259,64 @@
   var attemptKey = null;
   var lastBody = null;
 
+  // A 409 says the payment cannot be answered yet: other buyers' payments hold the order's places for a moment
+  // (session_payments_in_progress), or this same payment is still being made. The page asks again by itself, with
+  // the same key (never a second charge), waiting a little longer each time: the Retry-After the answer gives, else
+  // RETRY_DELAYS_MS, for RETRY_BUDGET_MS in all before it says so and lets the buyer try again.
+  var RETRY_DELAYS_MS = [500, 1000, 2000, 3000, 5000];
+  var RETRY_BUDGET_MS = 90000;
+
+  function retryDelay(response, retries) {
+    var header = (response.headers.get('Retry-After') || '').trim();
+    if (/^\d{1,4}$/.test(header)) return Math.min(Number(header) * 1000, 10000);
+    return RETRY_DELAYS_MS[Math.min(retries, RETRY_DELAYS_MS.length - 1)];
+  }
+
+  function postCharge(serialized) {
+    return fetch('/v1/sessions/' + encodeURIComponent(config.sessionId) + '/charge', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Client-Id': config.clientId,
+        'X-Api-Key': config.publicKey,
+        'X-Idempotency-Key': attemptKey,
+      },
+      body: serialized,
+      credentials: 'omit',
+      cache: 'no-store',
+    }).then(function (response) {
+      return response.text().then(function (text) {
+        var parsed = null;
+        try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
+        return { status: response.status, body: parsed, response: response };
+      });
+    });
+  }
+
+  /** The charge, asked again after each 409 within the budget: the first answer that is not a 409, or the last 409. */
+  function chargeUntilAnswered(serialized) {
+    var started = Date.now();
+    var retries = 0;
+    function attempt() {
+      return postCharge(serialized).then(function (answer) {
+        if (answer.status !== 409) return answer;
+        var delay = retryDelay(answer.response, retries);
+        if (Date.now() - started + delay > RETRY_BUDGET_MS) return answer;
+        retries += 1;
+        var error = (answer.body && answer.body.error) || {};
+        show('info', error.key === 'session_payments_in_progress'
+          ? 'Other buyers are paying this order right now. Your payment goes through as soon as a place is free…'
+          : 'Your payment is still being processed…');
+        payButton.setAttribute('data-retries', String(retries));
+        return new Promise(function (resolve) { setTimeout(resolve, delay); }).then(attempt);
+      });
+    }
+    return attempt();
+  }
+
   function submit(event) {
     event.preventDefault();
+    if (payButton.disabled) return;
     show('', '');
     var type = selectedType();
     var body = requestBody(type);
@@ -279,25 +335,7 @@
     payButton.disabled = true;
     payButton.setAttribute('aria-busy', 'true');
     show('info', 'Processing your payment…');
-    fetch('/v1/sessions/' + encodeURIComponent(config.sessionId) + '/charge', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Client-Id': config.clientId,
-        'X-Api-Key': config.publicKey,
-        'X-Idempotency-Key': attemptKey,
-      },
-      body: serialized,
-      credentials: 'omit',
-      cache: 'no-store',
-    })
-      .then(function (response) {
-        return response.text().then(function (text) {
-          var parsed = null;
-          try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
-          return { status: response.status, body: parsed };
-        });
-      })
+    chargeUntilAnswered(serialized)
       .then(function (answer) {
         payButton.disabled = false;
         payButton.removeAttribute('aria-busy');
