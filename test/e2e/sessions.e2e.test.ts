@@ -119,6 +119,24 @@ describe('sessions (payment links) through the gateway', () => {
     expect((await pay(session)).body.error.businessCode).toBe('multiple_payments_limit_reached');
   });
 
+  it('a 5-payment link met by 40 buyers at once sells all 5 places to good cards, none told to retry: declines give theirs back', async () => {
+    const session = (await createSession({ maxPayments: 5 })).body;
+    // Card numbers ending 02 are declined by the SANDBOX, ending 0 approved; no buyer asks twice.
+    const endings = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? '02' : '0'));
+    const answers = await Promise.all(
+      endings.map(async (ending) => {
+        const answer = await pay(session, { paymentMethod: credit, paymentSource: { ...approvedCard(), card: { ...approvedCard().card, cardNumber: cardNumberEnding(ending) } } });
+        return { ending, outcome: answer.status === 201 ? String(answer.body.status) : `${answer.status} ${answer.body.error.businessCode ?? ''}` };
+      }),
+    );
+    const good = answers.filter((a) => a.ending === '0').map((a) => a.outcome);
+    expect(good.filter((o) => o === 'authorized')).toHaveLength(5);
+    expect(good.filter((o) => o !== 'authorized')).toEqual(Array(25).fill('422 multiple_payments_limit_reached'));
+    for (const a of answers.filter((x) => x.ending === '02')) expect(['failed', '402 ', '422 multiple_payments_limit_reached']).toContain(a.outcome);
+    const detail = (await api<Session>('GET', `/v1/sessions/${session.id}`, { auth: alice })).body;
+    expect(detail.multiplePayments).toEqual({ allow: true, maxPayments: 5, paymentCount: 5, pendingCount: 0, status: 'disabled' });
+  });
+
   it('disables a session within seconds of its due date', async () => {
     const session = (await createSession({ dueDate: new Date(Date.now() + 2000).toISOString() })).body;
     await eventually(
