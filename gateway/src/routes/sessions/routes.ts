@@ -130,8 +130,9 @@ export function sessionsRoutes({
         'or the buyer data for Pix or boleto (sourceType customer with customer). Sessions name no customer: a saved card (cardId), a stored customer ' +
         '(customerId, in the body or the source) or a wallet ' +
         'is refused (400 naming the field), whatever key is used. ' +
-        'While every place of a 1:N session is held by payments still waiting for their answer, the buyer waits for them; ' +
-        '409 session_payments_in_progress when they are still at work after a few seconds (try again). ' +
+        'While every place of a 1:N session is held by payments still waiting for their answer, the buyer waits for them (up to 8 s) and takes ' +
+        'the first place a decline gives back; 409 session_payments_in_progress when they are still at work then: send the same request again ' +
+        'with the same X-Idempotency-Key a moment later (the hosted checkout page does so by itself). ' +
         'Send an X-Idempotency-Key per payment attempt: a retry with it answers with the charge the first try made and takes no second place.',
       tags,
       resource: 'sessionKey',
@@ -146,7 +147,7 @@ export function sessionsRoutes({
       method: 'get',
       path: '/v1/sessions/{id}/history',
       operationId: 'listSessionHistory',
-      summary: "A session's history, newest first",
+      summary: "A session's history, newest first (by createdAt, then by the order the items were written)",
       tags,
       resource: 'sessions',
       params: SessionParams,
