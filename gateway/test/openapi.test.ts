@@ -302,6 +302,7 @@ describe('the document for client generators', () => {
   it('is the served document with a templated server, since no one deployment owns it, and the admin paths beside', async () => {
     const generated = generatorDocument() as unknown as {
       servers: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+      info: unknown;
       paths: Paths;
       tags: Array<{ name: string }>;
     };
