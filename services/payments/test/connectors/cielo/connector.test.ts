@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { brCodeValid, startCieloSimulator, type CieloNotification, type CieloSimulator } from '@platform/simulators';
 import type { AuthorizeRequest, AuthorizeResult, OperationRequest, ProviderCall } from '../../../src/modules/connectors/domain/types';
-import { ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
 import { connectorFor } from '../../../src/modules/connectors/catalog';
 import { CieloProvider, cieloBaseUrl } from '../../../src/modules/connectors/cielo/connector';
 import { cieloConnector } from '../../../src/modules/connectors/cielo';
@@ -266,11 +266,11 @@ describe('Cielo connector: failures', () => {
     expect(sim.salesCreated).toBe(0);
   });
 
-  it('a request that gets no answer before the deadline is aborted as a technical failure', async () => {
+  it('a request that gets no answer before the deadline is aborted, its outcome unknown (it reached Cielo)', async () => {
     await sim.close();
     const controller = new AbortController();
     await startWith({ latencyMs: 600_000, onRequest: () => controller.abort() });
-    await expect(provider.authorize(request(), call({ signal: controller.signal }))).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(provider.authorize(request(), call({ signal: controller.signal }))).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
     expect(sim.salesCreated).toBe(0);
   });
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brCodeValid, startPagarmeSimulator, type PagarmeHook, type PagarmeSimulator } from '@platform/simulators';
-import type { AuthorizeRequest, AuthorizeResult, OperationRequest, ProviderCall, QueryRequest } from '../../../src/modules/connectors/domain/types';
+import type { AuthorizeRequest, AuthorizeResult, LookupRequest, OperationRequest, ProviderCall, QueryRequest } from '../../../src/modules/connectors/domain/types';
 import { NotificationRefusedError, ProviderOutcomeUnknownError, ProviderUnavailableError } from '../../../src/modules/connectors/domain/types';
 import { connectorFor } from '../../../src/modules/connectors/catalog';
 import { pagarmeConnector } from '../../../src/modules/connectors/pagarme';
@@ -207,17 +207,17 @@ describe('Pagar.me connector: credit card', () => {
     expect(idempotencyKeyOf('k', 'order')).not.toBe(idempotencyKeyOf('k', 'capture'));
   });
 
-  it('does not wait for an answer past the deadline: a technical failure', async () => {
+  it('does not wait for an answer past the deadline: the order was sent, so its outcome is unknown', async () => {
     sim.stall(true);
     const controller = new AbortController();
     const pending = provider.authorize(request(), call({ signal: controller.signal }));
     while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(pending).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
     sim.stall(false);
   });
 
-  it('a 5xx or an unreachable host is a technical failure', async () => {
+  it('a 5xx to the order is an unknown outcome (it may have been made); an unreachable host is a technical failure', async () => {
     const failing = createServer((_req, res) => {
       res.writeHead(502, { 'content-type': 'application/json' });
       res.end('{"message":"An error has occurred."}');
@@ -226,7 +226,7 @@ describe('Pagar.me connector: credit card', () => {
     const port = (failing.address() as AddressInfo).port;
     try {
       const broken = new PagarmeProvider({ env: { PAGARME_API_URL: `http://127.0.0.1:${port}/core/v5` }, publicUrl: 'https://platform.test' });
-      await expect(broken.authorize(request(), call())).rejects.toBeInstanceOf(ProviderUnavailableError);
+      await expect(broken.authorize(request(), call())).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
     } finally {
       await new Promise<void>((resolve) => failing.close(() => resolve()));
     }
@@ -355,7 +355,7 @@ describe('Pagar.me connector: definition, hosts and notifications', () => {
 });
 
 describe('Pagar.me connector: the lookup of an attempt whose outcome is unknown', () => {
-  const lookup = (authorization: AuthorizeRequest, c: ProviderCall) => provider.lookup(authorization, c);
+  const lookup = (request: LookupRequest, c: ProviderCall) => provider.lookup(request, c);
 
   it('finds the order the attempt created by its code ("Listar pedidos") and reads it as the order’s answer', async () => {
     const sale = request({ chargeId: 'b2d1c0e9-1111-4c8a-b7e6-5a4d3c2b1a09' });

@@ -225,7 +225,8 @@ describe('Pix connector against the API Pix simulator (Efí profile)', () => {
     const b = await bench();
     const bare = createHttpClient({ baseUrl: b.simulator.url });
     try {
-      await expect(bare.send({ method: 'GET', path: '/cob/abcdefghijklmnopqrstuvwxyz' })).rejects.toBeInstanceOf(ProviderUnavailableError);
+      // TLS 1.3 refuses the certificate after the client may have sent its request: to the client, a closed socket.
+      await expect(bare.send({ method: 'GET', path: '/cob/abcdefghijklmnopqrstuvwxyz' })).rejects.toThrow(/failed: SocketError/);
     } finally {
       await bare.close();
     }

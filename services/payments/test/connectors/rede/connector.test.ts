@@ -12,7 +12,7 @@ import { redeDeclines } from '../../../src/modules/connectors/rede/declineTable'
 import { referenceOf } from '../../../src/modules/connectors/rede/transformers';
 import {
   NotificationRefusedError,
-  ProviderUnavailableError,
+  ProviderOutcomeUnknownError,
   type AuthorizeRequest,
   type AuthorizeResult,
   type OperationRequest,
@@ -169,7 +169,7 @@ describe('e.Rede connector against its simulator', () => {
     expect(await provider.query(query('1'), call())).toEqual({ found: false });
     simulator.setLatency(3000);
     try {
-      await expect(provider.authorize(request(), call({ idempotencyKey: key, signal: AbortSignal.timeout(500) }))).rejects.toThrow(ProviderUnavailableError);
+      await expect(provider.authorize(request(), call({ idempotencyKey: key, signal: AbortSignal.timeout(500) }))).rejects.toThrow(ProviderOutcomeUnknownError);
     } finally {
       simulator.setLatency(0);
     }
@@ -229,7 +229,7 @@ describe('e.Rede connector against its simulator', () => {
     await expect(provider.query(query('1'), call({ credentials: { type: 'REDE', pv: PV } }))).rejects.toThrow('incomplete credentials');
   });
 
-  it('gives up when Rede does not answer in time, with an error that repeats no secret', async () => {
+  it('gives up when Rede does not answer in time (an unknown outcome), with an error that repeats no secret', async () => {
     const card = cardData('5448280000000015', CVV);
     simulator.stall(true);
     let caught: unknown;
@@ -240,7 +240,7 @@ describe('e.Rede connector against its simulator', () => {
     } finally {
       simulator.stall(false);
     }
-    expect(caught).toBeInstanceOf(ProviderUnavailableError);
+    expect(caught).toBeInstanceOf(ProviderOutcomeUnknownError);
     const error = caught as Error;
     const text = `${error.message} ${String(error.stack)} ${JSON.stringify(error)}`;
     for (const secret of [KEY, card.number, CVV]) expect(text).not.toContain(secret);

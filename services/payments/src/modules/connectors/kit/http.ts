@@ -135,17 +135,29 @@ const NOTHING_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'U
 
 /** A failure known to have happened before the request left: the connection was never made. */
 function nothingSent(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: string }).code ?? ((error.cause as { code?: string } | undefined)?.code);
+  const code = codeOf(error);
   return code !== undefined && NOTHING_SENT_CODES.has(code);
 }
 
+/**
+ * The error's code, or its cause's. Read by shape, not `instanceof Error`: errors made in another realm (undici's,
+ * under a test runner's sandbox) are errors all the same.
+ */
+function codeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  if (typeof code === 'string') return code;
+  const causeCode = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  return typeof causeCode === 'string' ? causeCode : undefined;
+}
+
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: string }).code ?? ((error.cause as { code?: string } | undefined)?.code);
-    return code ? `${error.name} ${code}` : error.name === 'AbortError' ? 'aborted' : error.message.slice(0, 200);
-  }
-  return 'unknown error';
+  if (typeof error !== 'object' || error === null) return 'unknown error';
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  const code = codeOf(error);
+  if (code) return `${String(name ?? 'Error')} ${code}`;
+  if (name === 'AbortError') return 'aborted';
+  return typeof message === 'string' ? message.slice(0, 200) : 'unknown error';
 }
 
 /**

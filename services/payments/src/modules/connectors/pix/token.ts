@@ -1,5 +1,5 @@
 import type { HttpClient } from '../kit/http';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { failureOf, type PixFailure } from './errors';
 import type { TokenAuthentication } from './profiles';
 
@@ -94,7 +94,14 @@ export class TokenCache {
       }
     }
     const requestedAt = this.now().getTime();
-    const answer = await request.client.send({ method: 'POST', path: query, headers, body, signal: request.signal });
+    let answer;
+    try {
+      answer = await request.client.send({ method: 'POST', path: query, headers, body, signal: request.signal });
+    } catch (error) {
+      // Whatever became of it, a token request moves no money: no charge was asked for yet.
+      if (error instanceof ProviderOutcomeUnknownError) throw new ProviderUnavailableError(error.message, { cause: error });
+      throw error;
+    }
     if (answer.status !== 200 && answer.status !== 201) throw new TokenRefusedError(failureOf(answer, 'the token endpoint'));
     const granted = typeof answer.body === 'object' && answer.body !== null ? (answer.body as Record<string, unknown>) : {};
     const token = granted.access_token;
