@@ -533,6 +533,25 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
     return { status: 201, body: refundView(payment, refund) };
   };
 
+  /**
+   * "Payments" > "Search payments": `GET /v1/payments/search` of the caller's own payments, filtered by
+   * `external_reference` (and `status`), sorted by `sort`/`criteria` (date_created, asc by default), paged by
+   * `limit` (30 by default) and `offset`: `{paging: {total, limit, offset}, results: [payment]}`.
+   */
+  const searchPayments = (accessToken: string, query: URLSearchParams): Answer => {
+    const reference = query.get('external_reference');
+    const status = query.get('status');
+    const limit = Math.min(Math.max(Number(query.get('limit') ?? 30) || 30, 1), 1000);
+    const offset = Math.max(Number(query.get('offset') ?? 0) || 0, 0);
+    const descending = query.get('criteria') === 'desc';
+    const matching = [...payments.values()]
+      .filter((payment) => payment.accessToken === accessToken)
+      .filter((payment) => reference === null || payment.externalReference === reference)
+      .filter((payment) => status === null || payment.status === status)
+      .sort((a, b) => (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id) * (descending ? -1 : 1));
+    return { status: 200, body: { paging: { total: matching.length, limit, offset }, results: matching.slice(offset, offset + limit).map(view) } };
+  };
+
   const route = async (req: IncomingMessage, body: Buffer): Promise<Answer> => {
     const url = new URL(req.url ?? '/', 'http://simulator');
     const method = req.method ?? 'GET';
@@ -563,6 +582,7 @@ export async function startMercadoPagoSimulator(options: MercadoPagoSimulatorOpt
     const path = url.pathname.replace(/\/+$/, '');
     if (method === 'POST' && path === '/v1/card_tokens') return createToken(accessToken, parsed);
     if (method === 'POST' && path === '/v1/payments') return idempotent(() => createPayment(accessToken, parsed));
+    if (method === 'GET' && path === '/v1/payments/search') return searchPayments(accessToken, url.searchParams);
     const one = /^\/v1\/payments\/([^/]+)$/.exec(path);
     if (one && method === 'GET') return { status: 200, body: view(paymentOf(accessToken, one[1]!)) };
     if (one && method === 'PUT') return idempotent(() => updatePayment(accessToken, one[1]!, parsed));

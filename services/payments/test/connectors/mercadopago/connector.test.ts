@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { MERCADOPAGO_CARDHOLDER_OUTCOMES, MERCADOPAGO_TEST_CARDS, MERCADOPAGO_TEST_CPF, startMercadoPagoSimulator, type MercadoPagoNotification, type MercadoPagoSimulator } from '@platform/simulators';
 import { AppConfig } from 'mercadopago/dist/utils/config';
@@ -8,6 +9,7 @@ import { MERCADOPAGO_DECLINES } from '../../../src/modules/connectors/mercadopag
 import { idempotencyKeyOf } from '../../../src/modules/connectors/mercadopago/transformers';
 import {
   NotificationRefusedError,
+  ProviderOutcomeUnknownError,
   ProviderUnavailableError,
   type AuthorizeRequest,
   type AuthorizeResult,
@@ -280,5 +282,93 @@ describe('Mercado Pago connector against its simulator', () => {
     const error = await nowhere.query(query('1'), call()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect(String(error)).not.toContain(ACCESS_TOKEN);
+  });
+  it('finds the payment of an attempt whose outcome is unknown by its external_reference ("Search payments"), read as its creation answered', async () => {
+    const c = call();
+    const sale = request();
+    const answered = await provider.authorize(sale, c);
+    expect(answered).toMatchObject({ status: 'authorized', captured: true });
+    expect(await provider.lookup({ authorization: sale, now }, c)).toEqual({ found: true, result: answered });
+    const searched = simulator.requests.at(-1)!;
+    expect(searched).toMatchObject({ method: 'GET', path: '/v1/payments/search' });
+    expect(searched.idempotencyKey).toBeUndefined();
+    const declined = request({ chargeId: 'c0ffee00-2222-4c8a-b7e6-5a4d3c2b1a09', card: card('OTHE') });
+    const refused = await provider.authorize(declined, call());
+    expect(refused).toMatchObject({ status: 'declined' });
+    expect(await provider.lookup({ authorization: declined, now }, call())).toEqual({ found: true, result: refused });
+  });
+
+  it('is not found when Mercado Pago has no payment with that external_reference (another seller’s are not seen), and throws when it cannot tell', async () => {
+    const sale = request({ chargeId: '00000000-0000-4000-8000-00000000dead' });
+    expect(await provider.lookup({ authorization: sale, now }, call())).toEqual({ found: false });
+    await provider.authorize(sale, call());
+    await expect(provider.lookup({ authorization: sale, now }, call({ credentials: credentials('TEST-0000000000000000-000000-00000000000000000000000000000000-000000000') }))).rejects.toThrow();
+  });
+
+  it('a payment created but answered late is an unknown outcome; a card token answered late is not', async () => {
+    const c = call({ signal: AbortSignal.timeout(300) });
+    simulator.stall(true);
+    try {
+      await expect(provider.authorize(request(), c)).rejects.toBeInstanceOf(ProviderUnavailableError);
+      await expect(provider.authorize(request(), c)).rejects.not.toBeInstanceOf(ProviderOutcomeUnknownError);
+    } finally {
+      simulator.stall(false);
+    }
+  });
+});
+
+describe('Mercado Pago connector: an answer to the payment that may hide a sale', () => {
+  const servers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of servers.splice(0)) await close();
+  });
+
+  /** A host that tokenizes the card as documented, then answers the payment with `status` and `body`. */
+  async function answering(status: number, body: string, contentType: string): Promise<MercadoPagoProvider> {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (req.url?.startsWith('/v1/card_tokens')) {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 'ff8080814c11e237014c1ff593b57b4d', status: 'active' }));
+          return;
+        }
+        res.writeHead(status, { 'content-type': contentType });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as { port: number };
+    return new MercadoPagoProvider({ env: { MERCADOPAGO_API_URL: `http://127.0.0.1:${port}` }, publicUrl: 'https://api.example.test' });
+  }
+  const call = (): ProviderCall => ({ idempotencyKey: 'charge-x:attempt:1', signal: AbortSignal.timeout(5000), credentials: { type: 'MERCADOPAGO', accessToken: ACCESS_TOKEN, webhookSecret: WEBHOOK_SECRET }, options: {} });
+  const request = (): AuthorizeRequest => ({
+    chargeId: '00000000-0000-4000-8000-00000000beef',
+    merchantId: '00000000-0000-4000-8000-000000000002',
+    amount: 1050,
+    currency: 'BRL',
+    capture: true,
+    paymentType: 'credit',
+    installments: 1,
+    card: card('APRO'),
+    payer: { email: 'maria@example.com' },
+  });
+
+  it.each([
+    ['an HTML page', 200, '<html><body>Bad gateway</body></html>', 'text/html'],
+    ['an empty 200', 200, '', 'application/json'],
+    ['truncated JSON', 201, '{"id":1234,"status":"appr', 'application/json'],
+    ['a payment without status', 201, '{"id":1234}', 'application/json'],
+    ['a 500 after the payment was sent', 500, '{"message":"internal_error","status":500}', 'application/json'],
+    ['a 502 page', 502, '<html>Bad Gateway</html>', 'text/html'],
+  ])('%s is an unknown outcome, never a decline', async (_name, status, body, contentType) => {
+    const unreadable = await answering(status, body, contentType);
+    await expect(unreadable.authorize(request(), call())).rejects.toBeInstanceOf(ProviderOutcomeUnknownError);
+  });
+
+  it('a documented rejection stays a decline', async () => {
+    const rejected = await answering(201, JSON.stringify({ id: 1234, status: 'rejected', status_detail: 'cc_rejected_insufficient_amount' }), 'application/json');
+    expect(await rejected.authorize(request(), call())).toMatchObject({ status: 'declined', transactionId: '1234' });
   });
 });

@@ -1,9 +1,11 @@
-import { CardToken, MercadoPagoConfig, Payment, PaymentRefund } from 'mercadopago';
+import { CardToken, MercadoPagoConfig, MPConnectionError, Payment, PaymentRefund } from 'mercadopago';
 import { AppConfig } from 'mercadopago/dist/utils/config';
 import type { CardTokenCreateBody } from 'mercadopago/dist/clients/cardToken/create/types';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  LookupRequest,
+  LookupResult,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -11,7 +13,7 @@ import type {
   QueryRequest,
   QueryResult,
 } from '../domain/types';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { mercadoPagoCredentials, type MercadoPagoCredentials } from './credentials';
 import { failureOf, type MercadoPagoFailure } from './errors';
@@ -145,11 +147,45 @@ export class MercadoPagoProvider implements PaymentProvider {
       if (!token) return { status: 'declined', declinedCode: 'generic', message: 'Mercado Pago answered a card token without id' };
     }
     const body = toPaymentRequest(request, { payerEmail, ...(identification ? { identification } : {}), ...(token ? { token } : {}), paymentMethodId, now });
-    const created = await this.run(credentials, call, 'the payment', (sdk) =>
-      sdk.payment.create({ body, requestOptions: this.requestOptions(call, 'payment') }),
+    const created = await this.run(
+      credentials,
+      call,
+      'the payment',
+      (sdk) => sdk.payment.create({ body, requestOptions: this.requestOptions(call, 'payment') }),
+      { sale: true },
     );
     if (!created.ok) return { status: 'declined', declinedCode: created.failure.kind === 'credentials' ? 'invalid_merchant' : 'invalid_data', message: created.failure.message };
-    return fromPayment(created.value as MercadoPagoPayment, { cvvSent: Boolean(request.card?.cvv), pixExpiresAt: new Date(now.getTime() + (request.pix?.expiresIn ?? 3600) * 1000) });
+    const payment = created.value as MercadoPagoPayment;
+    // The SDK reads an unreadable 2xx body (HTML, truncated JSON, nothing) as `{}`: a payment that may exist.
+    if (!readablePayment(payment)) throw new ProviderOutcomeUnknownError('Mercado Pago answered the payment with a body that is not a payment');
+    return fromPayment(payment, { cvvSent: Boolean(request.card?.cvv), pixExpiresAt: new Date(now.getTime() + (request.pix?.expiresIn ?? 3600) * 1000) });
+  }
+
+  /**
+   * "Payments" > "Search payments": `GET /v1/payments/search?external_reference=<the charge's id>`, newest first.
+   * The attempt's payment carries the charge's id as its `external_reference` (toPaymentRequest), so the payment
+   * found is the one the unknown attempt made (one attempt per provider entry and charge). No result is Mercado
+   * Pago saying it has none; an answer that cannot be read throws.
+   */
+  async lookup(request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    const credentials = this.credentials(call);
+    const authorization = request.authorization;
+    const found = await this.run(credentials, call, 'the payment search', (sdk) =>
+      sdk.payment.search({
+        options: { external_reference: authorization.chargeId, sort: 'date_created', criteria: 'desc', limit: 10 },
+        requestOptions: this.requestOptions(call),
+      }),
+    );
+    if (!found.ok) throw new Error(found.failure.message);
+    const results: unknown = (found.value as { results?: unknown }).results;
+    if (!Array.isArray(results)) throw new Error('Mercado Pago answered the payment search without results');
+    const own = (results as MercadoPagoPayment[]).filter((payment) => payment.external_reference === undefined || payment.external_reference === null || payment.external_reference === authorization.chargeId);
+    if (own.length === 0) return { found: false };
+    // A payment that took the money first (approved, authorized), else the newest.
+    const payment = own.find((p) => p.status === 'approved' || p.status === 'authorized') ?? own[0]!;
+    if (!readablePayment(payment)) throw new Error('Mercado Pago answered a payment search result that is not a payment');
+    const pixExpiresAt = new Date(request.now.getTime() + (authorization.pix?.expiresIn ?? 3600) * 1000);
+    return { found: true, result: fromPayment(payment, { cvvSent: Boolean(authorization.card?.cvv), pixExpiresAt }) };
   }
 
   /** "Capture authorized payment": `PUT /v1/payments/{id}` with `capture: true` and the amount (decimal reais), whole or part. */
@@ -206,6 +242,7 @@ export class MercadoPagoProvider implements PaymentProvider {
     call: ProviderCall,
     operation: string,
     send: (sdk: Sdk) => Promise<T>,
+    options: { sale?: boolean } = {},
   ): Promise<{ ok: true; value: T } | { ok: false; failure: MercadoPagoFailure }> {
     if (call.signal.aborted) throw new ProviderUnavailableError(`Mercado Pago was not asked ${operation}: the request's time was up`);
     const config = new MercadoPagoConfig({ accessToken: credentials.accessToken });
@@ -219,7 +256,14 @@ export class MercadoPagoProvider implements PaymentProvider {
       );
       return { ok: true, value };
     } catch (error) {
-      return { ok: false, failure: failureOf(error, operation) };
+      if (!options.sale) return { ok: false, failure: failureOf(error, operation) };
+      // The request was sent: no answer in time, a reset, a 5xx or a locked key may each hide a payment made.
+      try {
+        return { ok: false, failure: failureOf(error, operation) };
+      } catch (technical) {
+        if (technical instanceof ProviderUnavailableError && !nothingSent(error)) throw new ProviderOutcomeUnknownError(technical.message, { cause: technical });
+        throw technical;
+      }
     }
   }
 
@@ -229,4 +273,22 @@ export class MercadoPagoProvider implements PaymentProvider {
     if (!parsed.success) throw new Error(`MERCADOPAGO credentials are invalid: ${parsed.error.issues.map((i) => i.path.join('.') || 'credentials').join(', ')}`);
     return parsed.data;
   }
+}
+
+/** A payment as "Create payment" documents it: an id and a status to read. */
+function readablePayment(payment: MercadoPagoPayment | undefined): boolean {
+  if (typeof payment !== 'object' || payment === null) return false;
+  const id = payment.id as unknown;
+  return (typeof id === 'number' || (typeof id === 'string' && id !== '')) && typeof payment.status === 'string' && payment.status !== '';
+}
+
+/** The connection codes that say the request never left (no connection was made): nothing can have been paid. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether the SDK's error says the request was never sent: fetch could not connect at all. */
+function nothingSent(error: unknown): boolean {
+  if (!(error instanceof MPConnectionError)) return false;
+  const fetchError = (error as unknown as { __cause__?: { cause?: { code?: unknown } } }).__cause__;
+  const code = fetchError?.cause?.code;
+  return typeof code === 'string' && NOT_CONNECTED.has(code);
 }

@@ -164,6 +164,7 @@ export function toPaymentRequest(request: AuthorizeRequest, options: PaymentOpti
 /** "Payments" > "Get payment" (and the answers of create, capture and cancel): the fields the platform reads. */
 export interface MercadoPagoPayment {
   id?: number;
+  external_reference?: string | null;
   status?: string;
   status_detail?: string;
   transaction_amount?: number;
