@@ -15,13 +15,13 @@ import { WebhookReceiver, type Delivered } from './receiver';
  * subscriptions advancing, payouts settling and webhooks delivering, while one process of each service is killed
  * with SIGKILL at random moments and started again. Then the books are reconciled from the databases and JetStream.
  *
- * REPLICA_SUITE_SECONDS (default 45) is how long the load runs, REPLICA_SUITE_REPLICAS (default 2) how many processes
- * of each service, REPLICA_SUITE_KILL_EVERY_SECONDS (default 15) the mean time between two kills of one service.
+ * REPLICA_SUITE_SECONDS (default 30) is how long the load runs, REPLICA_SUITE_REPLICAS (default 2) how many processes
+ * of each service, REPLICA_SUITE_KILL_EVERY_SECONDS (default 10) the mean time between two kills of one service.
  * The long run: REPLICA_SUITE_SECONDS=600 REPLICA_SUITE_REPLICAS=3 npx jest test/e2e/replicas.e2e.test.ts
  */
-const SECONDS = Number(process.env.REPLICA_SUITE_SECONDS ?? 45);
+const SECONDS = Number(process.env.REPLICA_SUITE_SECONDS ?? 30);
 const REPLICAS = Number(process.env.REPLICA_SUITE_REPLICAS ?? 2);
-const KILL_EVERY_MS = Number(process.env.REPLICA_SUITE_KILL_EVERY_SECONDS ?? 15) * 1000;
+const KILL_EVERY_MS = Number(process.env.REPLICA_SUITE_KILL_EVERY_SECONDS ?? 10) * 1000;
 const DAY = 86_400_000;
 /** 409s that say "not now": the same work under way elsewhere. */
 const RETRY_LATER = ['idempotency_request_in_progress', 'cycle_in_progress', 'subscription_advance_in_progress'];
