@@ -20,7 +20,7 @@ export interface FaultBench {
   /** The connector's provider entry (its credentials and options). */
   entry: { credentials: Record<string, unknown>; options?: Record<string, unknown> };
   /** Whether a request the proxy sees is the sale (the authorization's own request). */
-  isSale(request: ProxiedRequest): boolean;
+  isSale(request: { method: string; path: string; body: string }): boolean;
   /** The sales standing at the provider for a charge (made, not voided): by the simulator's own books. */
   salesOf(charge: payments.Charge, requests: ProxiedRequest[]): number;
   /** The charge to make: a card the provider approves. */
