@@ -26,7 +26,7 @@ export const TransactionRequestSchema = z
     transactionId: nullableText.openapi({ description: 'The id at the provider' }),
     amount: z.int(),
     authorizationNsu: nullableText,
-    requestStatus: z.string().openapi({ example: 'success', description: 'success, declined or failed (technical)' }),
+    requestStatus: z.string().openapi({ example: 'success', description: 'success, declined, failed (technical) or processing (the outcome is unknown: the provider is asked again before the charge moves on)' }),
     requestType: z.string().openapi({ example: 'authorization' }),
     responseTs: nullableText.openapi({ description: 'Provider answer time in milliseconds', example: '182' }),
     providerAuthorization: z.object({ networkAuthorizationCode: nullableText, networkResponseCode: nullableText }).nullable(),
