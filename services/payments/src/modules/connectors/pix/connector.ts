@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  LookupRequest,
+  LookupResult,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -20,6 +22,7 @@ import {
   devolucaoIdFor,
   isTxid,
   parseCob,
+  parseCreatedCob,
   parseDevolucao,
   refundable,
   sameCob,
@@ -119,7 +122,7 @@ export class PixProvider implements PaymentProvider {
     const txid = txidFor(request.chargeId);
     try {
       const created = await this.send(context, 'PUT', `/cob/${txid}`, cob, call.signal);
-      if (created.status === 200 || created.status === 201) return toAuthorizeResult(parseCob(created.body), cob);
+      if (created.status === 200 || created.status === 201) return toAuthorizeResult(parseCreatedCob(created.body), cob);
       if (created.status === 400 || created.status === 409) {
         // The txid is the charge's: a cob already made for it (an earlier attempt whose answer was lost) is this one.
         const existing = await this.send(context, 'GET', `/cob/${txid}`, undefined, call.signal);
@@ -131,6 +134,41 @@ export class PixProvider implements PaymentProvider {
       return this.declined(failureOf(created, 'PUT /cob/{txid}'), txid);
     } catch (error) {
       if (error instanceof TokenRefusedError) return this.declined(error.failure, txid);
+      throw error;
+    }
+  }
+
+  /**
+   * The cob an `authorize` whose answer was lost may have made (API Pix, "Consultar cobrança imediata":
+   * GET /cob/{txid}), by the txid derived from the charge, the one that PUT named: 200 is the cob, read as
+   * `authorize` reads the answer to its PUT (pending with its BR Code, canceled once removed); the API's 404 (a
+   * problem, CobNaoEncontrado) is none (the PUT never reached the bank, or the bank made nothing of it). Anything else cannot tell and throws: another answer,
+   * a cob of another amount or key under the charge's txid, an answer that is not a cob, a token refused.
+   */
+  async lookup(request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    const authorization = request.authorization;
+    if (authorization.paymentType !== 'pix') return { found: false };
+    let context: Context;
+    let cob: ReturnType<typeof toCobRequest>;
+    try {
+      context = this.context(call.credentials);
+      cob = toCobRequest(authorization, context.credentials.pixKey);
+    } catch (error) {
+      // authorize declined these without asking the bank: there is nothing to find.
+      if (error instanceof CredentialsError || error instanceof RangeError) return { found: false };
+      throw error;
+    }
+    const txid = txidFor(authorization.chargeId);
+    try {
+      const answer = await this.send(context, 'GET', `/cob/${txid}`, undefined, call.signal);
+      // The API's 404 is a problem (JSON); a page that is not (a proxy's or a gateway's, a wrong base URL) says nothing of the cob.
+      if (answer.status === 404 && typeof answer.body === 'object' && answer.body !== null) return { found: false };
+      if (answer.status !== 200) throw new Error(`the lookup could not tell: ${failureOf(answer, 'GET /cob/{txid}').message}`);
+      const found = parseCob(answer.body);
+      if (found.txid !== txid || !sameCob(found, cob)) throw new Error('GET /cob/{txid} answered a cob that is not the charge\'s (another txid, amount or key)');
+      return { found: true, result: toAuthorizeResult(found, cob) };
+    } catch (error) {
+      if (error instanceof TokenRefusedError) throw new Error(`the lookup could not tell: ${error.failure.message}`);
       throw error;
     }
   }

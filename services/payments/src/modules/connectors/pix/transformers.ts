@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { AuthorizeRequest, AuthorizeResult, QueryResult } from '../domain/types';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { statusOf } from '../kit/tables';
 import { brCodeProblems } from './brcode';
 import { COB_STATUS } from './statusTable';
@@ -53,26 +53,77 @@ export function decimalToCentavos(text: string): number {
   return Number(match[1]) * 100 + Number(match[2]);
 }
 
+/** Schemas `PessoaFisica` / `PessoaJuridica`: the cob's `devedor`, a CPF or a CNPJ, never both, always with the name. */
+export type Devedor = { cpf: string; nome: string } | { cnpj: string; nome: string };
+
 /** Schema `CobSolicitada` (PUT /cob/{txid}, request body `CobBody`). */
 export interface CobRequest {
   calendario: { expiracao: number };
+  devedor?: Devedor;
   valor: { original: string };
   chave: string;
   solicitacaoPagador?: string;
 }
 
+/** Schema `Nome` of `PessoaFisica` / `PessoaJuridica`: at most 200 characters. */
+const NOME_MAX = 200;
+
+/**
+ * The Receita Federal's check digits (modulus 11) of a CPF (11 digits) or a CNPJ (14 characters, digits or, for
+ * the alphanumeric CNPJ, capital letters in the first 12, each worth its character code less 48).
+ */
+function checkDigitsHold(document: string, weights: (length: number) => number[]): boolean {
+  const values = [...document].map((c) => c.charCodeAt(0) - 48);
+  for (const length of [document.length - 2, document.length - 1]) {
+    const sum = weights(length).reduce((total, weight, i) => total + weight * values[i]!, 0);
+    const rest = sum % 11;
+    if (values[length] !== (rest < 2 ? 0 : 11 - rest)) return false;
+  }
+  return true;
+}
+
+const cpfWeights = (length: number) => Array.from({ length }, (_, i) => length + 1 - i);
+const cnpjWeights = (length: number) => Array.from({ length }, (_, i) => ((length - 1 - i) % 8) + 2);
+
+export function isCpf(value: string): boolean {
+  return /^\d{11}$/.test(value) && !/^(\d)\1{10}$/.test(value) && checkDigitsHold(value, cpfWeights);
+}
+
+export function isCnpj(value: string): boolean {
+  return /^[0-9A-Z]{12}\d{2}$/.test(value) && !/^(\d)\1{13}$/.test(value) && checkDigitsHold(value, cnpjWeights);
+}
+
+/**
+ * Who the cob is addressed to (schema `CobSolicitada.devedor`), from the charge's payer: `{cpf, nome}` for a CPF of
+ * 11 digits, `{cnpj, nome}` for a CNPJ of 14 characters, the name cut at 200 characters. The document requires the
+ * name with either, so there is none without a name; nor for another kind of document, or a number whose check
+ * digits do not hold (the bank would refuse the whole cob for it).
+ */
+export function devedorOf(payer: AuthorizeRequest['payer']): Devedor | undefined {
+  const nome = payer?.name?.trim().slice(0, NOME_MAX);
+  const type = payer?.document?.type.trim().toLowerCase();
+  const number = payer?.document?.number.trim().toUpperCase();
+  if (!nome || !type || !number) return undefined;
+  if (type === 'cpf' && isCpf(number)) return { cpf: number, nome };
+  if (type === 'cnpj' && isCnpj(number)) return { cnpj: number, nome };
+  return undefined;
+}
+
 /**
  * The charge as a cob (API Pix v2.9.0, "Cob > Criar cobrança imediata", PUT /cob/{txid}): `calendario.expiracao`
- * in seconds from the charge's pix.expiresIn (3600 when not given), `valor.original` the amount converted from
- * centavos to the decimal string, `chave` the receiver's key, `solicitacaoPagador` the statement descriptor
- * (at most 140 characters, as pacs.008's RemittanceInformation).
+ * in seconds from the charge's pix.expiresIn (3600 when not given), `devedor` the payer when the charge names one
+ * with a CPF or a CNPJ and a name (devedorOf), `valor.original` the amount converted from centavos to the decimal
+ * string, `chave` the receiver's key, `solicitacaoPagador` the statement descriptor (at most 140 characters, as
+ * pacs.008's RemittanceInformation).
  */
 export function toCobRequest(request: AuthorizeRequest, pixKey: string): CobRequest {
   const expiracao = request.pix?.expiresIn ?? 3600;
   if (!Number.isSafeInteger(expiracao) || expiracao <= 0 || expiracao > 2_147_483_647) throw new RangeError('pix.expiresIn must be a positive whole number of seconds');
   const descriptor = request.statementDescriptor?.trim();
+  const devedor = devedorOf(request.payer);
   return {
     calendario: { expiracao },
+    ...(devedor ? { devedor } : {}),
     valor: { original: centavosToDecimal(request.amount) },
     chave: pixKey,
     ...(descriptor ? { solicitacaoPagador: descriptor.slice(0, 140) } : {}),
@@ -117,6 +168,19 @@ export function parseCob(body: unknown): CobAnswer {
   const parsed = cobAnswer.safeParse(body);
   if (!parsed.success) throw new ProviderUnavailableError(`the bank answered a cob that is not the API Pix's CobCompleta (${parsed.error.issues[0]?.path.join('.') ?? ''})`);
   return parsed.data;
+}
+
+/**
+ * The answer to PUT /cob/{txid} that said it made the cob (200, 201): a body that is not a cob (empty, an HTML page
+ * of a proxy, another shape) tells nothing of whether the cob exists, so the outcome is unknown and the cob is
+ * looked up by its txid, never taken for a failure of the bank.
+ */
+export function parseCreatedCob(body: unknown): CobAnswer {
+  try {
+    return parseCob(body);
+  } catch (error) {
+    throw new ProviderOutcomeUnknownError(`PUT /cob/{txid} answered a body that is not a cob: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 export function parseDevolucao(body: unknown): DevolucaoAnswer {
