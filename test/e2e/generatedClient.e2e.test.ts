@@ -136,8 +136,12 @@ describe('a client generated from the OpenAPI document, on the real platform', (
   });
 
   it('serves the document the client was generated from', async () => {
-    const served = ok(await api.GET('/v1/openapi.json'), 200);
-    expect({ ...served, servers: [] }).toEqual({ ...document, servers: [] });
+    const served = ok(await api.GET('/v1/openapi.json'), 200) as unknown as OpenApiDocument;
+    // The generators' document is the public one with the admin listener's paths (and their schemas) beside.
+    const publicPaths = Object.fromEntries(Object.entries(document.paths).filter(([route]) => !route.startsWith('/admin')));
+    expect(served.paths).toEqual(publicPaths);
+    const schemas = (d: OpenApiDocument) => (d as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    for (const [name, schema] of Object.entries(schemas(served))) expect({ name, schema }).toEqual({ name, schema: schemas(document)[name] });
     // The gateway names itself by its PUBLIC_URL: localhost and the port it listens on.
     expect(served.servers).toEqual([{ url: `http://localhost:${new URL(platform.gatewayUrl).port}`, description: expect.any(String) }]);
   });

@@ -262,7 +262,7 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
       expect((await read(charge.body.id)).status).toBe('authorized');
     });
 
-    it('fails over when Cielo does not answer within the provider deadline', async () => {
+    it('does not fail over when Cielo does not answer within the provider deadline: the sale may be made, so the charge is pending at Cielo', async () => {
       const redeBefore = rede.authorizations();
       cielo.setLatency(4_000);
       let charge: ApiResponse<Charge>;
@@ -272,12 +272,10 @@ describe('real-provider connectors through the gateway (Cielo, Rede, Pix at Efí
         cielo.setLatency(0);
       }
       expect(charge.status).toBe(201);
-      expect(charge.body).toMatchObject({ status: 'authorized', providerId: routed.rede });
-      expect(charge.body.transactionRequests.map((r) => [r.providerType, r.requestStatus])).toEqual([
-        ['CIELO', 'failed'],
-        ['REDE', 'success'],
-      ]);
-      expect(rede.authorizations()).toBe(redeBefore + 1);
+      // Cielo got the sale and answers too late to be read: its outcome is unknown, so no second card sale is made.
+      expect(charge.body).toMatchObject({ status: 'pending', providerId: routed.cielo });
+      expect(charge.body.transactionRequests.map((r) => [r.providerType, r.requestStatus])).toEqual([['CIELO', 'processing']]);
+      expect(rede.authorizations()).toBe(redeBefore);
     });
 
     it('reaches Cielo once for a POST retried with the same X-Idempotency-Key, and answers the same charge', async () => {

@@ -1,4 +1,4 @@
-import type { AuthorizeRequest, ProviderCall } from '../../src/modules/connectors/domain/types';
+import { ProviderUnavailableError, type AuthorizeRequest, type ProviderCall } from '../../src/modules/connectors/domain/types';
 import { SANDBOX_DECLINE_TABLE, SandboxProvider, SDK_INVALID_CVV_CARDS } from '../../src/modules/connectors/sandbox/sandbox';
 import { SandboxAntifraudProvider, sandboxAntifraudOutcome } from '../../src/modules/connectors/sandbox/sandboxAntifraud';
 import { boletoBarcodeValid, crc16, dueDateFactor } from '../../src/modules/connectors/sandbox/sandboxDocuments';
@@ -70,9 +70,9 @@ describe('SANDBOX authorize', () => {
     expect(restricted).toMatchObject({ ok: true, value: { status: 'declined', declinedCode: 'restricted_card', networkResponseCode: '62' } });
   });
 
-  it('never answers a card ending 6, so the deadline turns it into a timeout', async () => {
+  it('never answers a card ending 6, so the deadline leaves its outcome unknown', async () => {
     const result = await authorize(sandbox, request({ card: card('6') }));
-    expect(result).toMatchObject({ ok: false, failure: 'timeout' });
+    expect(result).toMatchObject({ ok: false, failure: 'unknown', timedOut: true });
   });
 
   it('cancels a card ending 7', async () => {
@@ -83,7 +83,7 @@ describe('SANDBOX authorize', () => {
     const lucky = new SandboxProvider({ publicUrl: PUBLIC_URL, random: () => 0.1 });
     const unlucky = new SandboxProvider({ publicUrl: PUBLIC_URL, random: () => 0.9 });
     expect(await authorize(lucky, request({ card: card('8') }))).toMatchObject({ ok: true, value: { status: 'authorized' } });
-    expect(await authorize(unlucky, request({ card: card('8') }))).toMatchObject({ ok: false, failure: 'timeout' });
+    expect(await authorize(unlucky, request({ card: card('8') }))).toMatchObject({ ok: false, failure: 'unknown', timedOut: true });
   });
 
   it('declines a card ending 9, which the table does not list, as generic', async () => {
@@ -215,17 +215,21 @@ describe('callWithTimeout', () => {
     expect(await callWithTimeout(1000, async () => 'yes')).toMatchObject({ ok: true, value: 'yes' });
   });
 
-  it('counts a provider that throws as unavailable', async () => {
-    const result = await callWithTimeout(1000, async () => {
-      throw new Error('connection refused');
+  it('counts a provider that throws ProviderUnavailableError as unavailable, any other error as an unknown outcome', async () => {
+    const refused = await callWithTimeout(1000, async () => {
+      throw new ProviderUnavailableError('connection refused');
     });
-    expect(result).toMatchObject({ ok: false, failure: 'unavailable', message: expect.stringContaining('connection refused') });
+    expect(refused).toMatchObject({ ok: false, failure: 'unavailable', message: expect.stringContaining('connection refused') });
+    const broken = await callWithTimeout(1000, async () => {
+      throw new Error('socket hang up');
+    });
+    expect(broken).toMatchObject({ ok: false, failure: 'unknown', message: expect.stringContaining('socket hang up') });
   });
 
   it('stops waiting for a provider that ignores the abort', async () => {
     let settle: (v: string) => void = () => undefined;
     const result = await callWithTimeout(50, () => new Promise<string>((resolve) => (settle = resolve)));
-    expect(result).toMatchObject({ ok: false, failure: 'timeout' });
+    expect(result).toMatchObject({ ok: false, failure: 'unknown', timedOut: true });
     settle('late');
   });
 });
