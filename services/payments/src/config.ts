@@ -1,6 +1,7 @@
 import { env } from '@platform/kit';
 import { z } from 'zod';
 import { parseKeyRing } from './modules/vault/crypto/keyRing';
+import { SPLIT_CHECK_TIMEOUT_MS_DEFAULT } from './shared/sellersPort';
 import { CASCADE_MAX_EXTRA_ATTEMPTS_DEFAULT, CASCADE_MAX_TECHNICAL_ATTEMPTS_DEFAULT } from './modules/charges/domain/cascade';
 
 const { key32 } = env;
@@ -85,6 +86,8 @@ export const paymentsConfig = z.object({
   CUSTOMERS_GRPC_URL: z.string().min(1),
   /** The sellers-and-reviews service (host:port), asked whether the sellers of a split can receive. */
   SELLERS_AND_REVIEWS_GRPC_URL: z.string().min(1),
+  /** How long the split check waits for sellers-and-reviews before the charge fails with a 503 naming that check. */
+  SPLIT_CHECK_TIMEOUT_MS: z.coerce.number().int().min(50).max(15_000).default(SPLIT_CHECK_TIMEOUT_MS_DEFAULT),
   /** The settings service (host:port), asked for a client's subscription settings (retry policy, statement descriptor). */
   SETTINGS_GRPC_URL: z.string().min(1),
   /**

@@ -91,7 +91,7 @@ export function definePaymentsService(
       const sellersClient = options.sellers
         ? undefined
         : createPromiseClient(sellers.SellersServiceService, sellers.SellersServiceClient, config.SELLERS_AND_REVIEWS_GRPC_URL);
-      const sellersPort = options.sellers ?? createSellersPort(sellersClient!);
+      const sellersPort = options.sellers ?? createSellersPort(sellersClient!, { timeoutMs: config.SPLIT_CHECK_TIMEOUT_MS });
       const settingsClient =
         options.subscriptionSettings && options.clients
           ? undefined
