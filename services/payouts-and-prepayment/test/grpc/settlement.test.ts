@@ -79,14 +79,16 @@ describe('settlement', () => {
 
   it('pays a failed transfer when the sandbox advances to its retry date, once', async () => {
     const clientId = randomUUID();
+    // Days years ahead of the wall clock: the retry's durable job (due on the retry date, by the database's clock)
+    // must not run before the sandbox advances to that date.
     await deliver(clientId, pix(randomUUID(), 2_010));
-    const { batches } = await running.client.advanceSettlement({ clientId, date: '2026-11-30' });
-    expect(batches.map((b) => [b.amount, b.status, b.paymentDate])).toEqual([[1_991, 'failed', '2026-12-01']]);
+    const { batches } = await running.client.advanceSettlement({ clientId, date: '2037-11-30' });
+    expect(batches.map((b) => [b.amount, b.status, b.paymentDate])).toEqual([[1_991, 'failed', '2037-12-01']]);
     // Not due again yet on the same day.
-    expect((await running.client.advanceSettlement({ clientId, date: '2026-11-30' })).batches).toEqual([]);
-    const retried = await running.client.advanceSettlement({ clientId, date: '2026-12-01' });
+    expect((await running.client.advanceSettlement({ clientId, date: '2037-11-30' })).batches).toEqual([]);
+    const retried = await running.client.advanceSettlement({ clientId, date: '2037-12-01' });
     expect(retried.batches.map((b) => [b.id, b.status])).toEqual([[batches[0]!.id, 'paid']]);
-    expect((await running.client.advanceSettlement({ clientId, date: '2026-12-05' })).batches).toEqual([]);
+    expect((await running.client.advanceSettlement({ clientId, date: '2037-12-05' })).batches).toEqual([]);
     // Its durable job, when it runs on the day, finds it paid and transfers nothing again.
     await payBatch(running.deps, clientId, batches[0]!.id);
     const { rows } = await running.pool.query<{ attempts: number; status: string }>('SELECT attempts, status FROM payment_batches WHERE id = $1', [batches[0]!.id]);
