@@ -7,6 +7,7 @@ import { StripeProvider, STRIPE_HOSTS, stripeBaseUrl } from '../../../src/module
 import { STRIPE_DECLINES } from '../../../src/modules/connectors/stripe/declineTable';
 import {
   NotificationRefusedError,
+  ProviderOutcomeUnknownError,
   ProviderUnavailableError,
   type AuthorizeRequest,
   type AuthorizeResult,
@@ -197,7 +198,7 @@ describe('Stripe connector against its simulator', () => {
     const before = simulator.paymentIntentsCreated();
     simulator.setLatency(1000);
     try {
-      await expect(provider.authorize(sent, call({ idempotencyKey: key, signal: AbortSignal.timeout(200) }))).rejects.toThrow(ProviderUnavailableError);
+      await expect(provider.authorize(sent, call({ idempotencyKey: key, signal: AbortSignal.timeout(200) }))).rejects.toThrow(ProviderOutcomeUnknownError);
     } finally {
       simulator.setLatency(0);
     }
@@ -251,7 +252,7 @@ describe('Stripe connector against its simulator', () => {
     expect(message).not.toContain(card.number);
   });
 
-  it('gives up when Stripe does not answer in time, with an error that repeats no secret', async () => {
+  it('gives up when Stripe does not answer in time (an unknown outcome), with an error that repeats no secret', async () => {
     const card = cardData('5555555555554444', CVV);
     simulator.stall(true);
     let caught: unknown;
@@ -262,17 +263,17 @@ describe('Stripe connector against its simulator', () => {
     } finally {
       simulator.stall(false);
     }
-    expect(caught).toBeInstanceOf(ProviderUnavailableError);
+    expect(caught).toBeInstanceOf(ProviderOutcomeUnknownError);
     const error = caught as Error;
     expect(error.message).toBe('Stripe did not answer in time');
     const text = `${error.message} ${String(error.stack)} ${JSON.stringify(error)}`;
     for (const secret of [KEY, card.number, CVV]) expect(text).not.toContain(secret);
   });
 
-  it('fails over when Stripe answers 5xx or cannot be reached, and records no secret', async () => {
+  it('a 5xx to the sale is an unknown outcome, to a query a technical failure; an unreachable Stripe too; no secret recorded', async () => {
     simulator.outage(true);
     try {
-      await expect(provider.authorize(request(), call())).rejects.toThrow(ProviderUnavailableError);
+      await expect(provider.authorize(request(), call())).rejects.toThrow(ProviderOutcomeUnknownError);
       await expect(provider.capture(operation('pi_000000000000000000000000', 100), call())).rejects.toThrow('Stripe did not take the request (HTTP 500');
       await expect(provider.query(query('pi_000000000000000000000000'), call())).rejects.toThrow(ProviderUnavailableError);
     } finally {

@@ -9,7 +9,7 @@ import type {
   ProviderCall,
 } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { trustedAuthorities } from '../kit/http';
+import { saleFailure, trustedAuthorities } from '../kit/http';
 import { adyenCredentials, type AdyenCredentials } from './credentials';
 import { clientEncryptionKey } from './encryption';
 import { failureOf } from './errors';
@@ -108,7 +108,13 @@ export class AdyenProvider implements PaymentProvider {
       const response = await this.servicesFor(credentials).payments.payments(body, this.options(call));
       return fromPaymentResponse(response, request);
     } catch (error) {
-      const failure = failureOf(error, 'payment');
+      let failure;
+      try {
+        failure = failureOf(error, 'payment');
+      } catch (technical) {
+        // No answer, a 5xx, a reset: the payment may have been made. Only a request that never left moves the charge on.
+        throw saleFailure(technical, error);
+      }
       return { status: 'declined', declinedCode: failure.kind === 'credentials' ? 'invalid_merchant' : 'invalid_data', message: failure.message };
     }
   }

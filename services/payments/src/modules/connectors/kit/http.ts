@@ -140,6 +140,32 @@ function nothingSent(error: unknown): boolean {
 }
 
 /**
+ * Whether an SDK's error says its request never left: a connection code of "not connected" on the error or on what
+ * it wraps (`cause`, Stripe's `detail`, a few levels down). Anything else may have come after the provider acted.
+ */
+export function requestNeverSent(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (nothingSent(current)) return true;
+    // Some SDKs keep only the message of what failed (Adyen's library: "connect ECONNREFUSED 10.0.0.1:443").
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && [...NOTHING_SENT_CODES].some((code) => new RegExp(`\\b${code}\\b`).test(message))) return true;
+    const wrapper = current as { cause?: unknown; detail?: unknown; __cause__?: unknown };
+    current = wrapper.cause ?? wrapper.detail ?? wrapper.__cause__;
+  }
+  return false;
+}
+
+/**
+ * The error a sale's technical failure is: ProviderUnavailableError only when the request never left (the charge may
+ * move on), otherwise ProviderOutcomeUnknownError (the provider may have made the sale; it is looked up first).
+ */
+export function saleFailure(technical: unknown, thrown: unknown): unknown {
+  if (technical instanceof ProviderUnavailableError && !requestNeverSent(thrown)) return new ProviderOutcomeUnknownError(technical.message, { cause: technical });
+  return technical;
+}
+
+/**
  * The error's code, or its cause's. Read by shape, not `instanceof Error`: errors made in another realm (undici's,
  * under a test runner's sandbox) are errors all the same.
  */

@@ -15,7 +15,7 @@ import type {
 } from '../domain/types';
 import { ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
-import { trustedAuthorities } from '../kit/http';
+import { saleFailure, trustedAuthorities } from '../kit/http';
 import { isTechnicalDecline } from '../kit/tables';
 import { stripeCredentials, type StripeCredentials } from './credentials';
 import { failureOf, type StripeFailure } from './errors';
@@ -84,7 +84,13 @@ export class StripeProvider implements PaymentProvider {
       const intent = await this.send(credentials, call, true, (stripe, options) => stripe.paymentIntents.create(params as Stripe.PaymentIntentCreateParams, options));
       return fromIntent(intent);
     } catch (error) {
-      const failure = failureOf(error);
+      let failure;
+      try {
+        failure = failureOf(error);
+      } catch (technical) {
+        // No answer, a 5xx, a reset: the PaymentIntent may exist. Only a request that never left moves the charge on.
+        throw saleFailure(technical, error);
+      }
       // A technical decline (processing_error, try_again_later, ...) is a decline too: the routing moves on.
       if (failure.kind === 'card') return fromCardFailure(failure);
       return { status: 'declined', declinedCode: declinedCodeOf(failure), message: failure.message };
