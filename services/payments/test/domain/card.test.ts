@@ -60,6 +60,14 @@ describe('brandOf', () => {
     expect(brandOf(number)).toBe(brand);
   });
 
+  it("reads Mercado Pago's Brazilian test cards by their brand", () => {
+    expect(luhnValid('5031433215406351')).toBe(true);
+    expect(brandOf('5031433215406351')).toBe('mastercard');
+    expect(brandOf('4235647728025682')).toBe('visa');
+    expect(brandOf('375365153556885')).toBe('amex');
+    expect(brandOf('5067766783888311')).toBe('elo');
+  });
+
   it('tells Elo and Hipercard apart from the Visa and Mastercard ranges they sit in', () => {
     expect(brandOf('4514171234567890')).toBe('visa');
     expect(brandOf('5066981234567890')).toBeUndefined();

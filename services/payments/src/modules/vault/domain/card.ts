@@ -35,6 +35,10 @@ const ELO_BINS: Range[] = [
 ];
 const HIPERCARD_BINS: Range[] = [range(606282), range(384100), range(384140), range(384160), range(637095), range(637568), range(637599), range(637609), range(637612)];
 
+// Mastercard BINs outside 51-55 and 2221-2720 that providers' documented test cards use: Mercado Pago's
+// Brazilian test Mastercard 5031 4332 1540 6351 (Mercado Pago Developers, "Cartões de teste").
+const MASTERCARD_EXTRA_BINS: Range[] = [range(503143)];
+
 const inRanges = (bin: number, ranges: Range[]) => ranges.some(([from, to]) => bin >= from && bin <= to);
 
 export function brandOf(number: string): CardBrand | undefined {
@@ -47,7 +51,7 @@ export function brandOf(number: string): CardBrand | undefined {
   if (inRanges(bin6, HIPERCARD_BINS)) return 'hipercard';
   if (bin2 === 34 || bin2 === 37) return 'amex';
   if ((bin3 >= 300 && bin3 <= 305) || bin4 === 3095 || bin2 === 36 || bin2 === 38 || bin2 === 39) return 'diners';
-  if ((bin2 >= 51 && bin2 <= 55) || (bin4 >= 2221 && bin4 <= 2720)) return 'mastercard';
+  if ((bin2 >= 51 && bin2 <= 55) || (bin4 >= 2221 && bin4 <= 2720) || inRanges(bin6, MASTERCARD_EXTRA_BINS)) return 'mastercard';
   if (number.startsWith('4')) return 'visa';
   return undefined;
 }
