@@ -506,6 +506,20 @@ export async function startCieloSimulator(options: CieloSimulatorOptions): Promi
     if (!merchant) return { status: 401, body: undefined };
     try {
       if (req.method === 'POST' && !paymentId) return createSale(gateway, merchant, raw);
+      if (req.method === 'GET' && !paymentId) {
+        // "Consulta por MerchantOrderId": the PaymentIds of the merchant's sales with that order id; 404 when none.
+        const orderId = url.searchParams.get('merchantOrderId') ?? url.searchParams.get('MerchantOrderId');
+        if (!orderId) return { status: 404, body: undefined };
+        const found = [...sales.values()].filter((s) => s.merchantId === merchant.merchantId && s.gateway === gateway && s.merchantOrderId === orderId);
+        if (found.length === 0) return { status: 404, body: undefined };
+        return {
+          status: 200,
+          body: {
+            Payments: found.map((s) => ({ PaymentId: s.paymentId, ReceivedDate: cieloDate(s.receivedAt) })),
+            Links: [{ Method: 'GET', Rel: 'self', Href: `${baseUrl}${gateway === 'braspag' ? '/v2' : '/1'}/sales?merchantOrderId=${orderId}` }],
+          },
+        };
+      }
       if (req.method === 'GET' && paymentId && !operation) {
         const sale = sales.get(paymentId.toLowerCase());
         // "404 Not Found: for order search, the order does not exist, or was created by another merchant".

@@ -1,6 +1,8 @@
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  LookupRequest,
+  LookupResult,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -8,13 +10,13 @@ import type {
   QueryRequest,
   QueryResult,
 } from '../domain/types';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { HttpClients, type HttpAnswer, type HttpRequest } from '../kit/http';
 import { cieloCredentials, type CieloCredentials } from './credentials';
 import { failureOf } from './errors';
 import { cieloNotifications } from './notifications';
-import { fromCapture, fromSale, fromVoid, requestIdOf, toQueryResult, toSaleRequest, type CieloGateway, type CieloOperationAnswer, type CieloSale } from './transformers';
+import { fromCapture, fromSale, fromVoid, merchantOrderIdOf, paymentIdOf, requestIdOf, toQueryResult, toSaleRequest, type CieloGateway, type CieloOperationAnswer, type CieloPayment, type CieloSale } from './transformers';
 
 export const CIELO_TYPE = 'CIELO';
 
@@ -87,7 +89,37 @@ export class CieloProvider implements PaymentProvider {
       const failure = failureOf(answer);
       return { status: 'declined', declinedCode: failure.kind === 'credentials' ? 'invalid_merchant' : 'invalid_data', message: failure.message };
     }
-    return fromSale(answer.body as CieloSale, this.now);
+    // An HTML page, nothing, truncated JSON or a sale without its PaymentId: the sale may exist all the same.
+    if (!readableSale(answer.body)) throw new ProviderOutcomeUnknownError(`Cielo answered the sale (HTTP ${answer.status}) with a body that is not a sale`);
+    return fromSale(answer.body, this.now);
+  }
+
+  /**
+   * "Consulta por MerchantOrderId": `GET /1/sales?merchantOrderId=` on the query host answers the PaymentIds of the
+   * sales made with the order id the attempt sent (the charge's id, merchantOrderIdOf), then "Consulta por
+   * PaymentId" reads each as "Criando uma transação" would have answered it. A 404 or an empty list is Cielo saying it
+   * has none; anything else it cannot be read throws, which stops the cascade.
+   */
+  async lookup(request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    const credentials = this.credentials(call);
+    const orderId = merchantOrderIdOf(request.authorization.chargeId);
+    const list = await this.send(credentials, call, 'query', { method: 'GET', path: `/sales?merchantOrderId=${encodeURIComponent(orderId)}` });
+    if (list.status === 404) return { found: false };
+    if (list.status !== 200) throw new Error(`Cielo could not search the order: ${failureOf(list).message}`);
+    const payments: unknown = typeof list.body === 'object' && list.body !== null ? (list.body as { Payments?: unknown }).Payments : undefined;
+    if (!Array.isArray(payments)) throw new Error('Cielo answered the order search without Payments');
+    const ids = payments.map((p: unknown) => (typeof p === 'object' && p !== null ? paymentIdOf(p as CieloPayment) : undefined));
+    if (ids.some((id) => !id)) throw new Error('Cielo answered a payment of the order without PaymentId');
+    if (ids.length === 0) return { found: false };
+    const sales: CieloSale[] = [];
+    for (const id of ids) {
+      const answer = await this.send(credentials, call, 'query', { method: 'GET', path: `/sales/${encodeURIComponent(id!)}` });
+      if (answer.status !== 200 || !readableSale(answer.body)) throw new Error(`Cielo could not read the sale ${id} of the order (HTTP ${answer.status})`);
+      sales.push(answer.body);
+    }
+    // A sale that took the money (authorized or captured) first, else the newest one.
+    const sale = sales.find((s) => s.Payment?.Status === 1 || s.Payment?.Status === 2) ?? sales[sales.length - 1]!;
+    return { found: true, result: fromSale(sale, () => request.now) };
   }
 
   /** "Partial or total capture": `PUT /1/sales/{PaymentId}/capture?amount=` (cents). */
@@ -149,6 +181,13 @@ export class CieloProvider implements PaymentProvider {
       },
     });
   }
+}
+
+/** A sale Cielo answered: an object whose Payment has its PaymentId. */
+function readableSale(body: unknown): body is CieloSale {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const payment = (body as CieloSale).Payment;
+  return typeof payment === 'object' && payment !== null && typeof paymentIdOf(payment) === 'string';
 }
 
 /**
