@@ -39,6 +39,8 @@ export interface RunningRedeSimulator extends RunningSimulator {
   authorizations(): number;
   /** How many access tokens it issued. */
   tokensIssued(): number;
+  /** A transaction by its tid, as the simulator holds it (status, capture, refunds), or undefined. */
+  transaction(tid: string): { status: 'Approved' | 'Denied' | 'Canceled'; captured: boolean; refunded: number } | undefined;
   /** While on, transaction requests get no answer at all (until turned off or close): a provider that hangs. */
   stall(on: boolean): void;
   /** Changes the latency of every later answer. */
@@ -434,6 +436,10 @@ export async function startRedeSimulator(options: RedeSimulatorOptions): Promise
     oauthUrl: `${running.url}/oauth2/token`,
     authorizations: () => created,
     tokensIssued: () => issued,
+    transaction: (tid) => {
+      const t = transactions.get(tid);
+      return t ? { status: t.status, captured: t.capture !== undefined, refunded: t.refunds.reduce((sum, r) => sum + r.amount, 0) } : undefined;
+    },
     stall(on) {
       stalled = on;
       if (!on) for (const res of held) res.destroy();

@@ -1,6 +1,8 @@
 import type {
   AuthorizeRequest,
   AuthorizeResult,
+  LookupRequest,
+  LookupResult,
   OperationRequest,
   OperationResult,
   PaymentProvider,
@@ -8,7 +10,7 @@ import type {
   QueryRequest,
   QueryResult,
 } from '../domain/types';
-import { ProviderUnavailableError } from '../domain/types';
+import { ProviderOutcomeUnknownError, ProviderUnavailableError } from '../domain/types';
 import { endpoint, type ConnectorEnvironment } from '../kit/definition';
 import { HttpClients, type HttpAnswer, type HttpClient } from '../kit/http';
 import { redeCredentials, type RedeCredentials } from './credentials';
@@ -100,10 +102,11 @@ export class RedeProvider implements PaymentProvider {
     try {
       const answer = await this.send(call, credentials, 'POST', '', toTransactionRequest(request, reference));
       const { returnCode } = returnOf(answer);
-      if (!returnCode) throw new ProviderUnavailableError(describeReturn(answer));
+      // An HTML page, nothing, or an answer without a return code: the authorization may have been made all the same.
+      if (!returnCode) throw new ProviderOutcomeUnknownError(describeReturn(answer));
       if (returnCode === REDE_REFERENCE_USED) {
         // This attempt reached Rede before (its answer was lost): Rede's record of it is the answer.
-        const found = await this.send(call, credentials, 'GET', `?reference=${encodeURIComponent(reference)}`);
+        const found = await this.byReference(call, credentials, reference);
         if (found.status !== 200) return declinedFrom(REDE_REFERENCE_USED);
         return fromQueriedAuthorization(found.body as RedeQueryAnswer, request, securityCodeSent);
       }
@@ -112,6 +115,28 @@ export class RedeProvider implements PaymentProvider {
       if (error instanceof RedeCredentialsRefusedError) return { status: 'declined', declinedCode: 'invalid_merchant', message: error.message };
       throw error;
     }
+  }
+
+  /**
+   * Manual: "Consulta" by reference, `GET /v2/transactions?reference=`: the authorization the unknown attempt made with
+   * the reference derived from its key, read as "Autorização" would have answered it. A 404 is Rede saying it has
+   * none; any other answer it cannot be read throws, which stops the cascade.
+   */
+  async lookup(request: LookupRequest, call: ProviderCall): Promise<LookupResult> {
+    const credentials = this.credentialsOf(call);
+    if (!credentials) throw new RedeCredentialsRefusedError('the REDE provider entry has incomplete credentials');
+    const card = request.authorization.card;
+    const found = await this.byReference(call, credentials, referenceOf(call.idempotencyKey));
+    if (found.status === 404) return { found: false };
+    const queried = found.body as RedeQueryAnswer;
+    if (found.status !== 200 || typeof queried !== 'object' || queried === null || !queried.authorization?.tid) {
+      throw new Error(`e.Rede could not tell the reference's transaction: ${describeReturn(found)}`);
+    }
+    return { found: true, result: fromQueriedAuthorization(queried, request.authorization, Boolean(card?.cvv)) };
+  }
+
+  private byReference(call: ProviderCall, credentials: RedeCredentials, reference: string): Promise<HttpAnswer> {
+    return this.send(call, credentials, 'GET', `?reference=${encodeURIComponent(reference)}`);
   }
 
   /** Manual: "Captura": PUT /v2/transactions/{tid} with the amount (up to the authorized one: partial captures too). */
